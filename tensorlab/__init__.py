@@ -1,0 +1,36 @@
+"""tensorlab: PyTorch's core, re-written on NumPy to be read.
+
+``import tensorlab as torch`` runs tutorial code; then open the file behind any behaviour:
+tensors and strides (tensor.py, _layout.py), ops (ops/), autograd (autograd/), layers (nn/).
+"""
+from . import _dtype
+from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half,  # noqa: A004
+                     int, int8, int16, int32, int64, long, promote_types, result_type, set_default_dtype,
+                     short, uint8)
+from ._device import device
+from .tensor import Size, Tensor
+from . import autograd
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .ops import *  # noqa: F401,F403 - every op, defined once in tensorlab/ops/
+from .ops import __all__ as _ops_all
+from . import cuda
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+def __getattr__(name):
+    """Submodules that are imported on first use, so ``import tensorlab`` stays fast."""
+    import importlib
+    if name in ("nn", "optim", "utils", "vision", "serialization", "testing"):
+        return importlib.import_module(f".{name}", __name__)
+    if name in ("save", "load"):
+        return getattr(importlib.import_module(".serialization", __name__), name)
+    raise AttributeError(f"module 'tensorlab' has no attribute '{name}'")

@@ -1,0 +1,143 @@
+"""Data types and PyTorch's type-promotion rules.
+
+A dtype says how to read the bytes of a storage: ``float32`` reads 4 bytes per element as an
+IEEE float, ``int64`` reads 8 bytes as a signed integer. tensorlab's dtypes wrap NumPy's.
+
+Type promotion decides the dtype of ``a + b`` when the operands differ. PyTorch's rule has three
+tiers, highest first: tensors with dimensions, zero-dimensional tensors, Python scalars. A lower tier
+can only raise the result's *category* (bool < integer < floating), never its width inside the same
+category. So ``int32 tensor + 5`` stays int32, ``int64 tensor + 2.5`` becomes the default float
+(float32), and ``float16 tensor + float64 0-dim tensor`` stays float16.
+See course/01_tensors.
+"""
+import numpy as np
+
+_BOOL, _INT, _FLOAT = 0, 1, 2
+
+
+class dtype:
+    """One element type. ``repr`` prints ``torch.float32`` so lesson output reads like PyTorch's."""
+
+    __slots__ = ("name", "np", "itemsize", "is_floating_point", "is_complex", "is_signed", "_category",
+                 "_legacy")
+
+    def __init__(self, name, np_dtype, category, legacy):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.itemsize = self.np.itemsize
+        self.is_floating_point = category == _FLOAT
+        self.is_complex = False
+        self.is_signed = name not in ("uint8", "bool")
+        self._category = category
+        self._legacy = legacy  # PyTorch's legacy type name, used in some error messages
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    def to_real(self):
+        return self
+
+    @property
+    def bits(self):
+        return self.itemsize * 8
+
+
+float16 = dtype("float16", np.float16, _FLOAT, "HalfTensor")
+float32 = dtype("float32", np.float32, _FLOAT, "FloatTensor")
+float64 = dtype("float64", np.float64, _FLOAT, "DoubleTensor")
+int8 = dtype("int8", np.int8, _INT, "CharTensor")
+int16 = dtype("int16", np.int16, _INT, "ShortTensor")
+int32 = dtype("int32", np.int32, _INT, "IntTensor")
+int64 = dtype("int64", np.int64, _INT, "LongTensor")
+uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor")
+bool = dtype("bool", np.bool_, _BOOL, "BoolTensor")  # noqa: A001 - PyTorch's name
+half, float, double = float16, float32, float64  # noqa: A001
+short, int, long = int16, int32, int64  # noqa: A001
+
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+_FROM_NUMPY = {d.np: d for d in ALL}
+
+
+def _by_name(name):
+    return next(d for d in ALL if d.name == name)
+
+
+def from_numpy_dtype(np_dtype):
+    """The tensorlab dtype for a NumPy dtype, or TypeError as PyTorch raises for unsupported ones."""
+    try:
+        return _FROM_NUMPY[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only supported types "
+            "are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool.") from None
+
+
+_default_dtype = float32
+
+
+def get_default_dtype():
+    """The dtype of floating tensors made from Python floats (float32 unless changed)."""
+    return _default_dtype
+
+
+def set_default_dtype(d):
+    global _default_dtype
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_dtype = d
+
+
+def promote_types(a, b):
+    """The smallest dtype both ``a`` and ``b`` convert to without losing their category.
+
+    >>> promote_types(int32, float16), promote_types(uint8, int8), promote_types(bool, int64)
+    (torch.float16, torch.int16, torch.int64)
+    """
+    if a is b:
+        return a
+    if a._category != b._category:
+        return a if a._category > b._category else b
+    return _FROM_NUMPY[np.promote_types(a.np, b.np)]
+
+
+def scalar_dtype(value):
+    """The dtype PyTorch gives a Python scalar: bool, int64, or the default float."""
+    if isinstance(value, (builtins_bool, np.bool_)):
+        return bool
+    if isinstance(value, (builtins_int, np.integer)):
+        return int64
+    return _default_dtype
+
+
+import builtins as _builtins  # noqa: E402
+
+builtins_bool, builtins_int = _builtins.bool, _builtins.int
+
+
+def result_type(*operands):
+    """The dtype of an elementwise op on ``operands`` (tensors and Python scalars), by PyTorch's tiers.
+
+    >>> import tensorlab as t
+    >>> result_type(t.tensor([1, 2]), 2.5), result_type(t.tensor([1], dtype=t.int32), 7)
+    (torch.float32, torch.int32)
+    """
+    tiers = [None, None, None]  # dimensioned tensors, 0-dim tensors, Python scalars
+    for x in operands:
+        if hasattr(x, "_array"):
+            d, tier = x.dtype, (0 if x.ndim else 1)
+        else:
+            d, tier = scalar_dtype(x), 2
+        tiers[tier] = d if tiers[tier] is None else promote_types(tiers[tier], d)
+    result = None
+    for tier, d in enumerate(tiers):
+        if d is None:
+            continue
+        if result is None:
+            result = d
+        elif d._category > result._category:
+            # a lower tier raises the category only; a Python float becomes the default dtype
+            result = _default_dtype if (tier == 2 and d._category == _FLOAT) else d
+    return result

@@ -1,0 +1,34 @@
+"""The CPU backend: NumPy arrays."""
+import numpy as np
+
+xp = np
+name = "numpy"
+
+
+def strided_view(flat, offset, shape, strides):
+    """An ndarray that reads ``flat`` (1-D) at ``offset + sum(i * s)`` for each index -- no copy.
+
+    >>> flat = np.arange(6.0)
+    >>> strided_view(flat, 1, (2, 2), (3, 1))
+    array([[1., 2.],
+           [4., 5.]])
+    """
+    item = flat.itemsize
+    return np.ndarray(shape, flat.dtype, buffer=flat, offset=offset * item,
+                      strides=tuple(s * item for s in strides))
+
+
+def to_numpy(array):
+    return array
+
+
+def asarray(data, dtype=None):
+    return np.asarray(data, dtype=dtype)
+
+
+def data_ptr(flat):
+    return flat.__array_interface__["data"][0]
+
+
+def empty(n, np_dtype):
+    return np.empty(n, np_dtype)

@@ -1,0 +1,84 @@
+"""Small helpers shared by the op families: operand promotion, wrapping results, unbroadcasting."""
+from .. import _dtype
+from .._device import CPU
+from ..backend import for_device
+from .. import tensor as _t
+
+
+def method(*names):
+    """Attach a function to Tensor under ``names`` (the function's own name if none given)."""
+    def attach(fn):
+        for name in names or (fn.__name__,):
+            setattr(_t.Tensor, name, fn)
+        return fn
+    return attach
+
+
+def wrap(array, device=CPU):
+    """A new tensor owning ``array``."""
+    return _t.Tensor._from_array(array, device)
+
+
+def xp_of(t):
+    """The array module (numpy or cupy) of a tensor's device."""
+    return for_device(t._storage.device).xp
+
+
+def device_of(*operands):
+    """The device of the tensor operands; mixing devices is an error (0-dim CPU tensors excepted)."""
+    found = None
+    for x in operands:
+        if isinstance(x, _t.Tensor):
+            d = x._storage.device
+            if found is None or (found.type == "cpu" and x._shape == ()):
+                found = found or d
+            elif d != found and not (d.type == "cpu" and x._shape == ()):
+                raise RuntimeError("Expected all tensors to be on the same device, but found at least two "
+                                   f"devices, {found} and {d}!")
+    return found or CPU
+
+
+def operands(*xs, dtype=None):
+    """Arrays of ``xs`` (tensors or Python scalars) converted to their common PyTorch dtype.
+
+    Returns ``(arrays, dtype, device)``. Scalars stay Python numbers: NumPy treats them as "weak",
+    which is PyTorch's rule too.
+    """
+    dtype = dtype or _dtype.result_type(*xs)
+    device = device_of(*xs)
+    npd = dtype.np
+    arrays = []
+    for x in xs:
+        if isinstance(x, _t.Tensor):
+            a = x._array
+            if a.dtype != npd:
+                a = a.astype(npd)
+            if x._storage.device != device:  # a 0-dim CPU tensor used with a cuda tensor
+                a = for_device(device).asarray(for_device(x._storage.device).to_numpy(a))
+            arrays.append(a)
+        else:
+            arrays.append(_scalar(x, dtype))
+    return arrays, dtype, device
+
+
+def _scalar(x, dtype):
+    if dtype is _dtype.bool:
+        return bool(x)
+    if not dtype.is_floating_point:
+        return int(x)
+    return float(x)
+
+
+def to_tensor(x, like):
+    """A Python scalar as a 0-dim tensor on ``like``'s device (so backward formulas can use it)."""
+    if isinstance(x, _t.Tensor):
+        return x
+    from .creation import tensor
+    return tensor(x, dtype=_dtype.result_type(like, x), device=like.device)
+
+
+def unbroadcast(grad, shape):
+    """Sum ``grad`` down to ``shape``: the backward of broadcasting (a broadcast input was reused)."""
+    if grad._shape == tuple(shape):
+        return grad
+    return grad.sum_to_size(shape)

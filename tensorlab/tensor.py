@@ -1,0 +1,423 @@
+"""Tensor: a window (offset, shape, strides) onto a Storage, plus the fields autograd needs.
+
+Everything a tensor *does* -- arithmetic, reductions, views, indexing -- is defined once, as an op in
+``tensorlab/ops/``, and attached to Tensor there. This file holds only what a tensor *is*.
+See course/01_tensors and course/02_storage_and_strides.
+"""
+import numpy as np
+
+from . import _dtype, _layout
+from ._device import CPU, as_device
+from .autograd import grad_mode
+from .backend import for_device
+from .storage import TypedStorage, UntypedStorage
+
+
+class Size(tuple):
+    """A shape: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+
+    def numel(self):
+        return _layout.numel(self)
+
+    def __repr__(self):
+        return f"torch.Size([{', '.join(map(str, self))}])"
+
+    def __getitem__(self, i):
+        out = tuple.__getitem__(self, i)
+        return Size(out) if isinstance(i, slice) else out
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other):
+        return Size(tuple(other) + tuple(self))
+
+
+class _VersionCounter:
+    """Counts in-place writes. Shared by a tensor, its views and ``detach()`` (not by ``.data``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+class Tensor:
+    """An n-dimensional array that can record the operations applied to it.
+
+    ``Tensor(data)`` and ``Tensor(*sizes)`` build a float32 tensor, as PyTorch's legacy constructor does;
+    prefer ``tensorlab.tensor(data)``.
+    """
+
+    __slots__ = ("_storage", "_offset", "_shape", "_stride", "_array", "_version_counter", "_base",
+                 "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_retains_grad",
+                 "_backward_hooks", "_grad_accumulator", "__dict__", "__weakref__")
+
+    # -- construction ------------------------------------------------------------------------
+    def __init__(self, *args, device=None):
+        from .ops.creation import _legacy_constructor
+        _legacy_constructor(self, args, device)
+
+    @classmethod
+    def _from_array(cls, array, device=CPU):
+        """Wrap a freshly computed array (the new tensor owns its storage)."""
+        self = object.__new__(cls)
+        xp = for_device(device).xp
+        if type(array) is not xp.ndarray:
+            array = xp.asarray(array)
+        if array.flags.c_contiguous:
+            flat = array.reshape(-1)
+            strides = _layout.contiguous_strides(array.shape)
+            offset = 0
+        else:
+            flat, offset, strides = _flat_buffer_of(array, xp)
+            array = for_device(device).strided_view(flat, offset, array.shape, strides)
+        self._init(UntypedStorage(flat, device), offset, array.shape, strides, array)
+        return self
+
+    def _init(self, storage, offset, shape, strides, array, version=None, base=None):
+        self._storage = storage
+        self._offset = offset
+        self._shape = tuple(shape)
+        self._stride = tuple(strides)
+        self._array = array
+        self._version_counter = version if version is not None else _VersionCounter()
+        self._base = base
+        self._requires_grad = False
+        self._grad = None
+        self._grad_fn = None
+        self._output_nr = 0
+        self._retains_grad = False
+        self._backward_hooks = None
+        self._grad_accumulator = None
+
+    def _make_view(self, offset, shape, strides):
+        """A new tensor reading this one's storage with another (offset, shape, strides)."""
+        view = object.__new__(Tensor)
+        array = for_device(self._storage.device).strided_view(self._storage._flat, offset, shape, strides)
+        view._init(self._storage, offset, shape, strides, array, self._version_counter,
+                   self._base if self._base is not None else self)
+        return view
+
+    # -- what a tensor is ----------------------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._shape)
+        return self._shape[_layout.normalize_dim(dim, len(self._shape))]
+
+    def stride(self, dim=None):
+        if dim is None:
+            return self._stride
+        return self._stride[_layout.normalize_dim(dim, len(self._shape))]
+
+    def storage_offset(self):
+        return self._offset
+
+    def dim(self):
+        return len(self._shape)
+
+    ndim = property(dim)
+
+    def ndimension(self):
+        return len(self._shape)
+
+    def numel(self):
+        return _layout.numel(self._shape)
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return _dtype.from_numpy_dtype(self._array.dtype)
+
+    @property
+    def device(self):
+        return self._storage.device
+
+    @property
+    def is_cuda(self):
+        return self._storage.device.type == "cuda"
+
+    is_cpu = property(lambda self: self._storage.device.type == "cpu")
+    is_sparse = False
+    is_quantized = False
+    is_meta = False
+    layout = "torch.strided"
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_complex(self):
+        return False
+
+    def element_size(self):
+        return self._array.itemsize
+
+    @property
+    def itemsize(self):
+        return self._array.itemsize
+
+    @property
+    def nbytes(self):
+        return self.numel() * self._array.itemsize
+
+    def is_contiguous(self, memory_format=None):
+        return _layout.is_contiguous(self._shape, self._stride)
+
+    def untyped_storage(self):
+        return self._storage
+
+    def storage(self):
+        return TypedStorage(self._storage._flat, self._storage.device)
+
+    def data_ptr(self):
+        """Address of element 0: the storage's address plus offset * element size."""
+        return self._storage.data_ptr() + self._offset * self._array.itemsize
+
+    def get_device(self):
+        return -1 if self.device.type == "cpu" else self.device.index
+
+    @property
+    def _version(self):
+        return self._version_counter.value
+
+    def _bump_version(self):
+        self._version_counter.value += 1
+
+    def is_set_to(self, other):
+        return (self._storage._flat is other._storage._flat and self._offset == other._offset
+                and self._shape == other._shape and self._stride == other._stride)
+
+    # -- autograd fields (the engine lives in tensorlab/autograd) ---------------------------------
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad=True):
+        if self._grad_fn is not None and not requires_grad:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach().")
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self):
+        """Leaves are tensors the user made (or that need no grad); only leaves get ``.grad``."""
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self._retains_grad:
+            import warnings
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+                "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+                "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+                "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+                "instead.", UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value.device != self.device:
+                raise RuntimeError("assigned grad has data located on a different device")
+            if value._shape != self._shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute d(self)/d(leaf) for every leaf in self's graph and add it to ``leaf.grad``."""
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def retain_grad(self):
+        """Keep the gradient of this non-leaf tensor in ``.grad`` during backward."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        import weakref
+        self._grad_fn._retain_grad[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """``hook(grad)`` runs when this tensor's gradient is computed; it may return a replacement."""
+        from .autograd.graph import _HookDict, add_hook
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is None:
+            if self._backward_hooks is None:
+                self._backward_hooks = _HookDict()
+            return add_hook(self._backward_hooks, hook)
+        hooks = self._grad_fn._tensor_pre_hooks.setdefault(self._output_nr, _HookDict())
+        return add_hook(hooks, hook)
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    @property
+    def data(self):
+        """An alias of the same storage that autograd does not track (and whose version is separate)."""
+        alias = object.__new__(Tensor)
+        alias._init(self._storage, self._offset, self._shape, self._stride, self._array, None, self._base)
+        return alias
+
+    @data.setter
+    def data(self, new):
+        self._storage, self._offset = new._storage, new._offset
+        self._shape, self._stride, self._array = new._shape, new._stride, new._array
+
+    @property
+    def is_inference(self):
+        return False
+
+    # -- conversion ----------------------------------------------------------------------------
+    def numpy(self, *, force=False):
+        """A NumPy array sharing this tensor's memory (CPU only, no grad)."""
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
+        if self.device.type != "cpu":
+            if not force:
+                raise TypeError(
+                    f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy "
+                    "the tensor to host memory first.")
+            return for_device(self.device).to_numpy(self._array)
+        return self._array
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    def __dlpack__(self, stream=None, **kwargs):
+        if self._requires_grad:
+            raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
+        return self._array.__dlpack__(**({} if stream is None else {"stream": stream}), **kwargs)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+    def tolist(self):
+        return for_device(self.device).to_numpy(self._array).tolist()
+
+    def item(self):
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+        return for_device(self.device).to_numpy(self._array).reshape(()).item()
+
+    def __float__(self):
+        return float(self._scalar_value())
+
+    def __int__(self):
+        return int(self._scalar_value())
+
+    def __bool__(self):
+        if self.numel() != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __complex__(self):
+        return complex(self._scalar_value())
+
+    def _scalar_value(self):
+        if self.numel() != 1:
+            raise TypeError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __len__(self):
+        if not self._shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __iter__(self):
+        if not self._shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self, *, tensor_contents=None):
+        from ._printing import tensor_repr
+        return tensor_repr(self)
+
+    def __format__(self, spec):
+        if self.dim() == 0 and spec:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec) if spec else repr(self)
+
+    def __reduce_ex__(self, protocol):
+        from .ops.creation import _rebuild
+        return (_rebuild, (self.detach().cpu().numpy().copy(), self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the "
+                               "deepcopy protocol at the moment.  If you were attempting to deepcopy a "
+                               "module, this may be because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        with grad_mode.no_grad():
+            new = self.clone()
+        if type(self) is not Tensor:
+            new = type(self)(new, requires_grad=self._requires_grad)
+        else:
+            new._requires_grad = self._requires_grad
+        if self._grad is not None:
+            new._grad = self._grad.clone()
+        new.__dict__.update({k: v for k, v in self.__dict__.items()})
+        memo[id(self)] = new
+        return new
+
+
+def _flat_buffer_of(array, xp):
+    """(flat, offset, strides) for an array that is not row-major: share its memory if dense, else copy.
+
+    NumPy keeps the memory order of its inputs (``exp`` of a transposed matrix is column-major) --
+    as PyTorch does -- so a result may be a permutation of a contiguous block.
+    """
+    item = array.itemsize
+    strides = tuple(s // item for s in array.strides)
+    dense = all(s >= 0 and s % item == 0 for s in array.strides) and array.size > 0 and (
+        1 + sum((n - 1) * s for n, s in zip(array.shape, strides)) == array.size)
+    if not dense:
+        array = xp.ascontiguousarray(array)
+        return array.reshape(-1), 0, _layout.contiguous_strides(array.shape)
+    flat = xp.lib.stride_tricks.as_strided(array, (array.size,), (item,))
+    return flat, 0, strides

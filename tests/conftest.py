@@ -1,0 +1,26 @@
+"""Shared fixtures. PyTorch is an optional oracle: tests that need it use the ``torch`` fixture and
+skip (with the reason) when it is not installed."""
+import numpy as np
+import pytest
+
+import tensorlab
+
+
+@pytest.fixture
+def torch():
+    return pytest.importorskip("torch", reason="PyTorch is not installed: oracle test skipped")
+
+
+@pytest.fixture(autouse=True)
+def _isolate_global_state():
+    """Tests must not leak a changed default dtype, grad mode or seed into each other."""
+    dtype = tensorlab.get_default_dtype()
+    grad = tensorlab.is_grad_enabled()
+    yield
+    tensorlab.set_default_dtype(dtype)
+    tensorlab.set_grad_enabled(grad)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(0)
