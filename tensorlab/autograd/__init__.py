@@ -12,6 +12,7 @@ from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .function import Function, once_differentiable
 from .graph import AccumulateGrad, Node
 from .engine import run_backward, trace_backward
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 
 def _as_tuple(x):
@@ -119,4 +120,4 @@ def Variable(data, requires_grad=False, volatile=False):
 
 __all__ = ["Function", "Variable", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "inference_mode", "detect_anomaly", "set_detect_anomaly", "Node",
-           "AccumulateGrad", "once_differentiable", "trace_backward"]
+           "AccumulateGrad", "once_differentiable", "trace_backward", "gradcheck", "gradgradcheck"]

@@ -89,3 +89,6 @@ def cpu(self, memory_format=None):
 def cuda(self, device=None, non_blocking=False, memory_format=None):
     return self.to(as_device("cuda" if device is None else device if not isinstance(device, int)
                              else f"cuda:{device}"))
+
+
+__all__ = []

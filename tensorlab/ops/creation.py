@@ -488,3 +488,10 @@ def _fill_inplace(self, values):
     self._array[...] = for_device(self.device).asarray(values.astype(self.dtype.np))
     self._bump_version()
     return self
+
+
+__all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full",
+           "empty_strided", "zeros_like", "ones_like", "empty_like", "full_like", "arange", "range",
+           "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm", "rand_like", "randn_like",
+           "randint_like", "normal", "bernoulli", "multinomial", "manual_seed", "seed", "initial_seed",
+           "get_rng_state", "set_rng_state", "Generator", "default_generator"]

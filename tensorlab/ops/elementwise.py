@@ -392,3 +392,7 @@ _t.Tensor.__iadd__ = lambda self, other: add_(self, other)
 _t.Tensor.__isub__ = lambda self, other: sub_(self, other)
 _t.Tensor.__imul__ = lambda self, other: mul_(self, other)
 _t.Tensor.__itruediv__ = lambda self, other: div_(self, other)
+
+
+__all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "neg",
+           "negative", "pow", "exp", "log"]

@@ -254,3 +254,6 @@ def setitem(self, index, value):
         write_into(target, value._array if isinstance(value, _t.Tensor) else value)
         return
     view.copy_(value)
+
+
+__all__ = ["select", "slice_scatter", "select_scatter"]

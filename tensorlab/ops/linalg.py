@@ -41,3 +41,6 @@ class Mm(Function):
 def mm(input, mat2):
     """Matrix product of two 2-D tensors."""
     return Mm.apply(input, mat2)
+
+
+__all__ = ["mm"]

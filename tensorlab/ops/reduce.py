@@ -111,3 +111,6 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return Mean.apply(input, None, False, dtype)
     return MeanDim.apply(input, dim, keepdim, dtype)
+
+
+__all__ = ["sum", "mean"]

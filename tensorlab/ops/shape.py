@@ -361,3 +361,7 @@ def flatten(self, start_dim=0, end_dim=-1):
 @method()
 def ravel(self):
     return self.reshape(-1)
+
+
+__all__ = ["reshape", "transpose", "swapaxes", "swapdims", "t", "permute", "unsqueeze", "squeeze", "clone",
+           "detach", "flatten", "ravel", "as_strided"]
