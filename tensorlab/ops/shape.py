@@ -64,7 +64,7 @@ def reshape(self, *shape):
     shape = _layout.infer_size(_dims(shape), self.numel())
     if _layout.view_strides(self._shape, self._stride, shape) is not None:
         return View.apply(self, shape)
-    return UnsafeView.apply(self.clone(), shape)
+    return UnsafeView.apply(self.contiguous(), shape)
 
 
 @method()
