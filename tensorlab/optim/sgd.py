@@ -1,0 +1,69 @@
+"""SGD: step downhill along the gradient, optionally with momentum.
+
+For each parameter ``p`` with gradient ``g`` (``-g`` when ``maximize``)::
+
+    g = g + weight_decay * p                       # L2 penalty folded into the gradient
+    buf = g                      (first step)      # momentum: a running sum of past gradients
+    buf = momentum * buf + (1 - dampening) * g     (later steps)
+    g = g + momentum * buf  if nesterov else buf   # Nesterov looks one step ahead
+    p = p - lr * g
+
+Every line is an in-place tensor op under ``no_grad``: ``p`` keeps its identity and storage.
+See course/11_optimizers.
+"""
+from ..autograd.grad_mode import no_grad
+from .optimizer import Optimizer
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent (with momentum, dampening, weight decay, Nesterov, maximize)."""
+
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
+                 maximize=False, foreach=None, differentiable=False, fused=None):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+                        nesterov=nesterov, maximize=maximize, foreach=foreach,
+                        differentiable=differentiable, fused=fused)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            for key, default in (("nesterov", False), ("maximize", False), ("foreach", None),
+                                 ("differentiable", False), ("fused", False)):
+                group.setdefault(key, default)
+
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient; returns ``closure()``'s loss if given."""
+        loss = self._call_closure(closure)
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, group)
+        return loss
+
+    def _update(self, p, group):
+        grad = -p.grad if group["maximize"] else p.grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        momentum = group["momentum"]
+        if momentum != 0:
+            state = self.state[p]
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = grad.detach().clone()
+                state["momentum_buffer"] = buf
+            else:
+                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        p.add_(grad, alpha=-group["lr"])
