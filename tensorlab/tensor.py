@@ -49,9 +49,19 @@ class Tensor:
     prefer ``tensorlab.tensor(data)``.
     """
 
-    __slots__ = ("_storage", "_offset", "_shape", "_stride", "_array", "_version_counter", "_base",
-                 "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_retains_grad",
-                 "_backward_hooks", "_grad_accumulator", "__dict__", "__weakref__")
+    # What every tensor has (its window onto a storage) ...
+    __slots__ = ("_storage", "_offset", "_shape", "_stride", "_array", "_version_slot",
+                 "__dict__", "__weakref__")
+    # ... and autograd fields, whose defaults live on the class: a tensor that never takes part in
+    # autograd never sets them (this keeps every op's result cheap to make).
+    _base = None               # the tensor this one is a view of
+    _requires_grad = False
+    _grad = None
+    _grad_fn = None            # the Node that made this tensor (None for leaves)
+    _output_nr = 0             # which output of grad_fn this tensor is
+    _retains_grad = False
+    _backward_hooks = None     # Tensor.register_hook on a leaf
+    _grad_accumulator = None   # weakref to the leaf's AccumulateGrad node
 
     # -- construction ------------------------------------------------------------------------
     def __init__(self, *args, device=None):
@@ -62,17 +72,22 @@ class Tensor:
     def _from_array(cls, array, device=CPU):
         """Wrap a freshly computed array (the new tensor owns its storage)."""
         self = object.__new__(cls)
-        xp = for_device(device).xp
-        if type(array) is not xp.ndarray:
-            array = xp.asarray(array)
+        if device is CPU or device.type == "cpu":
+            if type(array) is not np.ndarray:
+                array = np.asarray(array)
+        elif not isinstance(array, for_device(device).xp.ndarray):
+            array = for_device(device).xp.asarray(array)
         if array.flags.c_contiguous:
-            flat = array.reshape(-1)
-            strides = _layout.contiguous_strides(array.shape)
-            offset = 0
+            self._storage = UntypedStorage(array.reshape(-1), device)
+            self._offset = 0
+            self._stride = _layout.contiguous_strides(array.shape)
         else:
-            flat, offset, strides = _flat_buffer_of(array, xp)
-            array = for_device(device).strided_view(flat, offset, array.shape, strides)
-        self._init(UntypedStorage(flat, device), offset, array.shape, strides, array)
+            flat, self._offset, self._stride = _flat_buffer_of(array, for_device(device).xp)
+            self._storage = UntypedStorage(flat, device)
+            array = for_device(device).strided_view(flat, self._offset, array.shape, self._stride)
+        self._shape = array.shape
+        self._array = array
+        self._version_slot = None
         return self
 
     def _init(self, storage, offset, shape, strides, array, version=None, base=None):
@@ -81,22 +96,16 @@ class Tensor:
         self._shape = tuple(shape)
         self._stride = tuple(strides)
         self._array = array
-        self._version_counter = version if version is not None else _VersionCounter()
-        self._base = base
-        self._requires_grad = False
-        self._grad = None
-        self._grad_fn = None
-        self._output_nr = 0
-        self._retains_grad = False
-        self._backward_hooks = None
-        self._grad_accumulator = None
+        self._version_slot = version
+        if base is not None:
+            self._base = base
 
     def _make_view(self, offset, shape, strides):
         """A new tensor reading this one's storage with another (offset, shape, strides)."""
         view = object.__new__(Tensor)
         array = for_device(self._storage.device).strided_view(self._storage._flat, offset, shape, strides)
-        view._init(self._storage, offset, shape, strides, array, self._version_counter,
-                   self._base if self._base is not None else self)
+        base = self._base if self._base is not None else self
+        view._init(self._storage, offset, shape, strides, array, self._version_counter, base)
         return view
 
     # -- what a tensor is ----------------------------------------------------------------------
@@ -132,7 +141,7 @@ class Tensor:
 
     @property
     def dtype(self):
-        return _dtype.from_numpy_dtype(self._array.dtype)
+        return _dtype._FROM_NUMPY[self._array.dtype]
 
     @property
     def device(self):
@@ -180,6 +189,14 @@ class Tensor:
 
     def get_device(self):
         return -1 if self.device.type == "cpu" else self.device.index
+
+    @property
+    def _version_counter(self):
+        """The in-place write counter shared with views (made on first use: most tensors never need it)."""
+        counter = self._version_slot
+        if counter is None:
+            counter = self._version_slot = _VersionCounter()
+        return counter
 
     @property
     def _version(self):
@@ -267,6 +284,8 @@ class Tensor:
         if self._grad_fn is None or self._retains_grad:
             return
         import weakref
+        if self._grad_fn._retain_grad is None:
+            self._grad_fn._retain_grad = {}
         self._grad_fn._retain_grad[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
 
@@ -279,6 +298,8 @@ class Tensor:
             if self._backward_hooks is None:
                 self._backward_hooks = _HookDict()
             return add_hook(self._backward_hooks, hook)
+        if self._grad_fn._tensor_pre_hooks is None:
+            self._grad_fn._tensor_pre_hooks = {}
         hooks = self._grad_fn._tensor_pre_hooks.setdefault(self._output_nr, _HookDict())
         return add_hook(hooks, hook)
 

@@ -202,7 +202,7 @@ def _run_tensor_hooks(node, grads, observed):
                 _emit("hook", node=node, slot=slot, hook=hook, grad=grad, result=result)
             if result is not None:
                 grad = result
-        ref = node._retain_grad.get(slot)
+        ref = node._retain_grad.get(slot) if node._retain_grad else None
         tensor = ref() if ref is not None else None
         if tensor is not None and tensor._grad_fn is node:
             tensor._grad = grad.clone() if tensor._grad is None else tensor._grad + grad
@@ -211,7 +211,7 @@ def _run_tensor_hooks(node, grads, observed):
 
 
 def _run_node(node, grads, observed):
-    for hook in list(node._pre_hooks.values()):
+    for hook in list(node._pre_hooks.values()) if node._pre_hooks else ():
         result = hook(tuple(grads))
         if result is not None:
             grads = list(result)
@@ -227,7 +227,7 @@ def _run_node(node, grads, observed):
                               f"caused the error:\n{node._anomaly_trace}") from error
         raise
     outputs = _validate(node, outputs)
-    for hook in list(node._hooks.values()):
+    for hook in list(node._hooks.values()) if node._hooks else ():
         result = hook(outputs, tuple(grads))
         if result is not None:
             outputs = tuple(result)

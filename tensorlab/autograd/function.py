@@ -12,25 +12,37 @@ import traceback
 
 from .. import tensor as _t
 from . import grad_mode
-from .graph import SECOND_BACKWARD, Node, SavedTensor, gradient_edge
+from .graph import SECOND_BACKWARD, Node, SavedTensor, _sequence, gradient_edge
 from . import anomaly_mode
+
+
+class _NoGrads(tuple):
+    """``needs_input_grad`` when nothing is recorded: False for every argument."""
+
+    def __getitem__(self, i):
+        return False
+
+
+_NO_GRADS = _NoGrads()
 
 
 class BackwardFunction(Node):
     """The node (and ctx) of one call of a Function: named ``<Function>Backward``."""
 
     _forward_cls = None
+    needs_input_grad = _NO_GRADS
+    materialize_grads = True
+    _to_save = ()
+    _dirty = ()
+    _non_differentiable = ()
+    _tensor_positions = ()
+    _input_meta = ()
+    _n_args = 0
 
-    def __init__(self):
-        super().__init__()
-        self.needs_input_grad = ()
-        self.materialize_grads = True
-        self._to_save = ()
-        self._dirty = ()
-        self._non_differentiable = ()
-        self._tensor_positions = ()
-        self._input_meta = ()
-        self._n_args = 0
+    @property
+    def input_shapes(self):
+        """Shapes of the inputs this node was recorded with (``()`` for a Python scalar)."""
+        return tuple(m[0] if m is not None else () for m in self._input_meta)
 
     # -- the ctx API used inside forward ----------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -81,6 +93,9 @@ class Function:
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
         cls._backward_cls = type(name, (BackwardFunction,), {"_forward_cls": cls,
                                                               "__module__": cls.__module__})
+        # new-style Functions define forward(*args) plus setup_context(ctx, inputs, output)
+        cls._uses_setup_context = any("setup_context" in k.__dict__ for k in cls.__mro__
+                                      if k is not Function and k is not object)
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -99,18 +114,24 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        """Run ``forward`` with recording off; if an input requires grad, record the node."""
         Tensor = _t.Tensor
-        node = cls._backward_cls()
-        positions = tuple(i for i, a in enumerate(args)
-                          if isinstance(a, Tensor) or (i in cls.scalar_edges and a is not None))
-        needs = grad_mode._State.enabled and any(isinstance(args[i], Tensor) and args[i]._requires_grad
-                                                  for i in positions)
-        node.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
-        if anomaly_mode._enabled:
-            node._anomaly_trace = "".join(traceback.format_stack()[:-1])
-        previous, grad_mode._State.enabled = grad_mode._State.enabled, False
+        node = object.__new__(cls._backward_cls)  # the ctx; it gets a sequence number only if recorded
+        previous = grad_mode._State.enabled
+        needs = False
+        if previous:
+            for a in args:
+                if isinstance(a, Tensor) and a._requires_grad:
+                    needs = True
+                    break
+        if needs:
+            node._sequence_nr = next(_sequence)
+            node.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+            if anomaly_mode._enabled:
+                node._anomaly_trace = "".join(traceback.format_stack()[:-1])
+        grad_mode._State.enabled = False
         try:
-            if "setup_context" in _own_methods(cls):
+            if cls._uses_setup_context:
                 outputs = cls.forward(*args, **kwargs)
                 cls.setup_context(node, args, outputs)
             else:
@@ -120,14 +141,10 @@ class Function:
         for t in node._dirty:
             t._bump_version()
         if needs:
+            positions = tuple(i for i, a in enumerate(args)
+                              if isinstance(a, Tensor) or (i in cls.scalar_edges and a is not None))
             outputs = _record(node, args, positions, outputs)
         return outputs
-
-
-@functools.lru_cache(maxsize=None)
-def _own_methods(cls):
-    return {name for klass in cls.__mro__ if klass is not Function and klass is not object
-            for name in klass.__dict__}
 
 
 def _record(node, args, positions, outputs):

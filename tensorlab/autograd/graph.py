@@ -66,18 +66,25 @@ class Node:
     per input (per entry of ``next_functions``), or ``None`` where there is none.
     """
 
+    # Defaults live on the class, so creating a node (once per op) sets only what it uses.
+    next_functions = ()
+    _saved = ()
+    _released = False
+    _hooks = None              # register_hook: fn(grad_inputs, grad_outputs)
+    _pre_hooks = None          # register_prehook: fn(grad_outputs)
+    _tensor_pre_hooks = None   # output_nr -> hooks from Tensor.register_hook on that output
+    _retain_grad = None        # output_nr -> weakref to the tensor that called retain_grad()
+    _output_meta = ()          # (shape, dtype, device) of each output, to make zero grads
+    _anomaly_trace = None
+
     def __init__(self):
-        self.next_functions = ()
         self._sequence_nr = next(_sequence)
-        self._saved = ()
-        self._released = False
-        self._hooks = _HookDict()
-        self._pre_hooks = _HookDict()
-        self._tensor_pre_hooks = {}   # output_nr -> hook dict (Tensor.register_hook on an output)
-        self._retain_grad = {}        # output_nr -> weakref to the tensor that called retain_grad()
-        self._output_meta = ()        # (shape, dtype, device) of each output, to make zero grads
-        self._anomaly_trace = None
-        self.metadata = {}
+
+    @property
+    def metadata(self):
+        if "_metadata" not in self.__dict__:
+            self._metadata = {}
+        return self._metadata
 
     def name(self):
         return type(self).__name__
@@ -96,10 +103,14 @@ class Node:
 
     def register_hook(self, fn):
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
+        if self._hooks is None:
+            self._hooks = _HookDict()
         return add_hook(self._hooks, fn)
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = _HookDict()
         return add_hook(self._pre_hooks, fn)
 
     def _saved_tensors_info(self):
@@ -252,5 +263,5 @@ def tensor_pre_hooks(node, output_nr):
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
         return list(hooks.values()) if hooks else []
-    hooks = node._tensor_pre_hooks.get(output_nr)
+    hooks = node._tensor_pre_hooks.get(output_nr) if node._tensor_pre_hooks else None
     return list(hooks.values()) if hooks else []

@@ -44,6 +44,10 @@ def operands(*xs, dtype=None):
     Returns ``(arrays, dtype, device)``. Scalars stay Python numbers: NumPy treats them as "weak",
     which is PyTorch's rule too.
     """
+    if dtype is None and len(xs) == 2:
+        fast = _same_kind_pair(*xs)
+        if fast is not None:
+            return fast
     dtype = dtype or _dtype.result_type(*xs)
     device = device_of(*xs)
     npd = dtype.np
@@ -59,6 +63,22 @@ def operands(*xs, dtype=None):
         else:
             arrays.append(_scalar(x, dtype))
     return arrays, dtype, device
+
+
+def _same_kind_pair(a, b):
+    """The common cases, answered without the general promotion machinery: two tensors of one dtype
+    on one device, or a floating tensor with a Python number."""
+    Tensor = _t.Tensor
+    if isinstance(a, Tensor):
+        ad = a._array.dtype
+        if isinstance(b, Tensor):
+            if b._array.dtype is ad and b._storage.device is a._storage.device:
+                return (a._array, b._array), _dtype._FROM_NUMPY[ad], a._storage.device
+        elif ad.kind == "f" and type(b) in (float, int):
+            return (a._array, float(b)), _dtype._FROM_NUMPY[ad], a._storage.device
+    elif isinstance(b, Tensor) and type(a) in (float, int) and b._array.dtype.kind == "f":
+        return (float(a), b._array), _dtype._FROM_NUMPY[b._array.dtype], b._storage.device
+    return None
 
 
 def _scalar(x, dtype):
