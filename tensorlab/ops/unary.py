@@ -1,0 +1,488 @@
+"""Unary math: ``exp``, ``log``, ``sqrt``, trigonometry, ``sigmoid``, ``relu``, ``abs``, rounding...
+
+Each op is one ``Function``: a one-line forward on arrays and its derivative written with tensor ops.
+Float functions (``exp``, ``sin``...) of integer or bool tensors compute in the default float dtype,
+as PyTorch's do; ``abs``, ``sign``, ``relu``, ``floor``... keep integer dtypes.
+
+The derivative is what backward multiplies the incoming gradient by (the chain rule):
+``d/dx sin(x) = cos(x)``, so ``SinBackward0`` returns ``grad * x.cos()``.
+See course/04_ops_and_reductions and course/05_autograd_basics.
+"""
+import math
+
+from .. import _dtype
+from ..autograd.function import Function
+from ._pointwise import float_array, inplace_method, keep_where, np_errstate, reject, zero_where
+from ._util import method, wrap, xp_of
+from .elementwise import Pow
+from .. import tensor as _t
+
+
+def _float_op(compute, save=None):
+    """The forward of a float function: ``compute(xp, array)``, saving the "input" or "output" if asked."""
+    def forward(ctx, x):
+        with np_errstate():
+            out = wrap(compute(xp_of(x), float_array(x)), x.device)
+        if save is not None:
+            ctx.save_for_backward(x if save == "input" else out)
+        return out
+    return staticmethod(forward)
+
+
+def _saved(ctx):
+    return ctx.saved_tensors[0]
+
+
+# -- exponentials and logarithms ------------------------------------------------------------------
+
+
+class Exp(Function):
+    node_name = "ExpBackward0"
+    forward = _float_op(lambda xp, a: xp.exp(a), save="output")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * _saved(ctx)                       # d/dx e^x = e^x
+
+
+class Expm1(Function):
+    node_name = "Expm1Backward0"
+    forward = _float_op(lambda xp, a: xp.expm1(a), save="output")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * (_saved(ctx) + 1)
+
+
+class Exp2(Function):
+    node_name = "Exp2Backward0"
+    forward = _float_op(lambda xp, a: xp.exp2(a), save="output")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * (_saved(ctx) * math.log(2.0))
+
+
+class Log(Function):
+    node_name = "LogBackward0"
+    forward = _float_op(lambda xp, a: xp.log(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / _saved(ctx)                       # d/dx log x = 1/x
+
+
+class Log1p(Function):
+    node_name = "Log1PBackward0"
+    forward = _float_op(lambda xp, a: xp.log1p(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / (_saved(ctx) + 1)
+
+
+class Log2(Function):
+    node_name = "Log2Backward0"
+    forward = _float_op(lambda xp, a: xp.log2(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / (_saved(ctx) * math.log(2.0))
+
+
+class Log10(Function):
+    node_name = "Log10Backward0"
+    forward = _float_op(lambda xp, a: xp.log10(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / (_saved(ctx) * math.log(10.0))
+
+
+class Sqrt(Function):
+    node_name = "SqrtBackward0"
+    forward = _float_op(lambda xp, a: xp.sqrt(a), save="output")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / (2 * _saved(ctx))                 # d/dx sqrt(x) = 1 / (2 sqrt(x))
+
+
+class Rsqrt(Function):
+    node_name = "RsqrtBackward0"
+    forward = _float_op(lambda xp, a: xp.reciprocal(xp.sqrt(a)), save="output")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -0.5 * grad * _saved(ctx).pow(3)
+
+
+# -- trigonometry --------------------------------------------------------------------------------
+
+
+class Sin(Function):
+    node_name = "SinBackward0"
+    forward = _float_op(lambda xp, a: xp.sin(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * _saved(ctx).cos()
+
+
+class Cos(Function):
+    node_name = "CosBackward0"
+    forward = _float_op(lambda xp, a: xp.cos(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * -_saved(ctx).sin()
+
+
+class Tan(Function):
+    node_name = "TanBackward0"
+    forward = _float_op(lambda xp, a: xp.tan(a), save="output")
+
+    @staticmethod
+    def backward(ctx, grad):
+        out = _saved(ctx)
+        return grad * (1 + out * out)                   # d/dx tan x = 1 + tan^2 x
+
+
+class Asin(Function):
+    node_name = "AsinBackward0"
+    forward = _float_op(lambda xp, a: xp.arcsin(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        x = _saved(ctx)
+        return grad * (-x * x + 1).rsqrt()
+
+
+class Acos(Function):
+    node_name = "AcosBackward0"
+    forward = _float_op(lambda xp, a: xp.arccos(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        x = _saved(ctx)
+        return grad * -(-x * x + 1).rsqrt()
+
+
+class Atan(Function):
+    node_name = "AtanBackward0"
+    forward = _float_op(lambda xp, a: xp.arctan(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        x = _saved(ctx)
+        return grad / (x * x + 1)
+
+
+class Sinh(Function):
+    node_name = "SinhBackward0"
+    forward = _float_op(lambda xp, a: xp.sinh(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * _saved(ctx).cosh()
+
+
+class Cosh(Function):
+    node_name = "CoshBackward0"
+    forward = _float_op(lambda xp, a: xp.cosh(a), save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * _saved(ctx).sinh()
+
+
+class Tanh(Function):
+    node_name = "TanhBackward0"
+    forward = _float_op(lambda xp, a: xp.tanh(a), save="output")
+
+    @staticmethod
+    def backward(ctx, grad):
+        out = _saved(ctx)
+        return grad * (1 - out * out)                   # d/dx tanh x = 1 - tanh^2 x
+
+
+# -- activations and erf -------------------------------------------------------------------------
+
+
+def _sigmoid(xp, a):
+    """1 / (1 + e^-x), computed in one buffer (no temporaries beyond the result)."""
+    out = xp.negative(a)
+    xp.exp(out, out=out)
+    out += 1
+    return xp.reciprocal(out, out=out)
+
+
+class Sigmoid(Function):
+    node_name = "SigmoidBackward0"
+    forward = _float_op(_sigmoid, save="output")
+
+    @staticmethod
+    def backward(ctx, grad):
+        out = _saved(ctx)
+        return grad * (1 - out) * out                   # d/dx s(x) = s(x) (1 - s(x))
+
+
+class Relu(Function):
+    """max(x, 0). Its gradient passes where the output is positive and is zero elsewhere."""
+
+    node_name = "ReluBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        if x.dtype is _dtype.bool:
+            raise RuntimeError("Boolean inputs not supported for relu")
+        out = wrap(xp_of(x).maximum(x._array, x._array.dtype.type(0)), x.device)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return keep_where(grad, _saved(ctx) > 0)
+
+
+def _erf(xp, a):
+    """erf from SciPy when installed, else ``math.erf`` element by element (NumPy has no erf)."""
+    if xp.__name__ != "numpy":
+        from cupyx.scipy.special import erf
+        return erf(a)
+    try:
+        from scipy.special import erf
+    except ImportError:
+        import numpy as np
+        return np.vectorize(math.erf, otypes=[a.dtype])(a)
+    return erf(a).astype(a.dtype, copy=False)
+
+
+class Erf(Function):
+    node_name = "ErfBackward0"
+    forward = _float_op(_erf, save="input")
+
+    @staticmethod
+    def backward(ctx, grad):
+        x = _saved(ctx)
+        return grad * ((-x * x).exp() * (2 / math.sqrt(math.pi)))
+
+
+# -- sign, abs, rounding ------------------------------------------------------------------------------
+
+
+class Abs(Function):
+    node_name = "AbsBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        reject(x.dtype, "abs", _dtype.bool)
+        ctx.save_for_backward(x)
+        return wrap(xp_of(x).abs(x._array), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * _saved(ctx).sign()                # d/dx |x| = sign(x) (0 at 0)
+
+
+class Sign(Function):
+    node_name = "SignBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        a = x._array
+        return wrap(a.copy() if x.dtype is _dtype.bool else xp_of(x).sign(a), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.new_zeros(grad._shape)
+
+
+class Rounding(Function):
+    """floor/ceil/trunc/round: piecewise constant, so the gradient is zero. Integers are returned as copies."""
+
+    @staticmethod
+    def forward(ctx, x, kind, decimals):
+        xp = xp_of(x)
+        if not x.dtype.is_floating_point:
+            reject(x.dtype, kind, _dtype.bool, kernel=f"{kind}_vml_cpu")
+            if decimals:
+                reject(x.dtype, "round", *_dtype.ALL)
+            return wrap(x._array.copy(), x.device)
+        if kind == "round":
+            return wrap(xp.round(x._array, decimals) if decimals else xp.rint(x._array), x.device)
+        return wrap(getattr(xp, kind)(x._array), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.new_zeros(grad._shape), None, None
+
+
+class Floor(Rounding):
+    node_name = "FloorBackward0"
+
+
+class Ceil(Rounding):
+    node_name = "CeilBackward0"
+
+
+class Trunc(Rounding):
+    node_name = "TruncBackward0"
+
+
+class Round(Rounding):
+    node_name = "RoundBackward0"
+
+
+class RoundDecimals(Rounding):
+    node_name = "RoundBackward1"
+
+
+class Frac(Function):
+    """x - trunc(x): the gradient passes unchanged."""
+
+    node_name = "FracBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        reject(x.dtype, "frac", *(d for d in _dtype.ALL if not d.is_floating_point))
+        return wrap(x._array - xp_of(x).trunc(x._array), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class NanToNum(Function):
+    """Replace nan, +inf and -inf by finite numbers; their positions get no gradient."""
+
+    node_name = "NanToNumBackward0"
+
+    @staticmethod
+    def forward(ctx, x, nan, posinf, neginf):
+        ctx.save_for_backward(x)
+        if not x.dtype.is_floating_point:
+            return wrap(x._array.copy(), x.device)
+        return wrap(xp_of(x).nan_to_num(x._array, nan=nan, posinf=posinf, neginf=neginf), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return zero_where(grad, ~_saved(ctx).isfinite()), None, None, None
+
+
+# -- the public functions and methods ------------------------------------------------------------
+
+
+def _public(name, fn_class, *aliases):
+    """``tensorlab.<name>(x)`` and ``x.<name>()`` for a one-input Function."""
+    def op(input):
+        return fn_class.apply(input)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Elementwise ``{name}`` (autograd node {fn_class.node_name})."
+    method(name, *aliases)(op)
+    return op
+
+
+exp = _public("exp", Exp)
+expm1 = _public("expm1", Expm1)
+exp2 = _public("exp2", Exp2)
+log = _public("log", Log)
+log1p = _public("log1p", Log1p)
+log2 = _public("log2", Log2)
+log10 = _public("log10", Log10)
+sqrt = _public("sqrt", Sqrt)
+rsqrt = _public("rsqrt", Rsqrt)
+sin = _public("sin", Sin)
+cos = _public("cos", Cos)
+tan = _public("tan", Tan)
+asin = arcsin = _public("asin", Asin, "arcsin")
+acos = arccos = _public("acos", Acos, "arccos")
+atan = arctan = _public("atan", Atan, "arctan")
+sinh = _public("sinh", Sinh)
+cosh = _public("cosh", Cosh)
+tanh = _public("tanh", Tanh)
+sigmoid = _public("sigmoid", Sigmoid)
+relu = _public("relu", Relu)
+erf = _public("erf", Erf)
+abs = absolute = _public("abs", Abs, "absolute")  # noqa: A001 - PyTorch's name
+sign = _public("sign", Sign)
+sgn = _public("sgn", Sign)
+frac = _public("frac", Frac)
+
+
+@method()
+def square(input):
+    """``input ** 2`` (PyTorch records it as PowBackward0; bool squares to int64)."""
+    return Pow.apply(input, 2)
+
+
+@method()
+def floor(input):
+    return Floor.apply(input, "floor", 0)
+
+
+@method()
+def ceil(input):
+    return Ceil.apply(input, "ceil", 0)
+
+
+@method("trunc", "fix")
+def trunc(input):
+    """Round toward zero."""
+    return Trunc.apply(input, "trunc", 0)
+
+
+fix = trunc
+
+
+@method()
+def round(input, *, decimals=0):  # noqa: A001 - PyTorch's name
+    """Round half to even (``round(2.5) == 2``), to ``decimals`` digits after the point."""
+    if decimals:
+        return RoundDecimals.apply(input, "round", decimals)
+    return Round.apply(input, "round", 0)
+
+
+@method()
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    """nan -> ``nan``, inf -> ``posinf`` (default: the dtype's largest), -inf -> ``neginf``."""
+    return NanToNum.apply(input, nan, posinf, neginf)
+
+
+_t.Tensor.__abs__ = lambda self: Abs.apply(self)
+
+
+# -- in-place forms ---------------------------------------------------------------------------------
+
+for _name, _fn in [("exp_", exp), ("expm1_", expm1), ("exp2_", exp2), ("log_", log), ("log1p_", log1p),
+                   ("log2_", log2), ("log10_", log10), ("sqrt_", sqrt), ("rsqrt_", rsqrt), ("sin_", sin),
+                   ("cos_", cos), ("tan_", tan), ("asin_", asin), ("arcsin_", asin), ("acos_", acos),
+                   ("arccos_", acos), ("atan_", atan), ("arctan_", atan), ("sinh_", sinh), ("cosh_", cosh),
+                   ("tanh_", tanh), ("sigmoid_", sigmoid), ("relu_", relu), ("erf_", erf), ("abs_", abs),
+                   ("absolute_", abs), ("sign_", sign), ("sgn_", sgn), ("frac_", frac), ("square_", square),
+                   ("floor_", floor), ("ceil_", ceil), ("trunc_", trunc), ("fix_", trunc), ("round_", round),
+                   ("nan_to_num_", nan_to_num)]:
+    inplace_method(_name, _fn)
+
+
+def relu_(input):
+    """``torch.relu_(x)``: x.relu_()."""
+    return input.relu_()
+
+
+def sigmoid_(input):
+    return input.sigmoid_()
+
+
+def tanh_(input):
+    return input.tanh_()
+
+
+def exp_(input):
+    return input.exp_()
+
+
+__all__ = ["exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
+           "arcsin", "acos", "arccos", "atan", "arctan", "sinh", "cosh", "tanh", "sigmoid", "relu", "erf", "abs",
+           "absolute", "sign", "sgn", "frac", "square", "floor", "ceil", "trunc", "fix", "round", "nan_to_num",
+           "relu_", "sigmoid_", "tanh_", "exp_"]
