@@ -1,0 +1,81 @@
+"""Tensor basics: the fixed cost of one small op, a large elementwise expression, a matmul.
+
+Inputs are built once, here, from the same NumPy arrays for every implementation. Targets:
+large ops within 1.1x of NumPy (tensorlab computes with NumPy, so the gap is pure overhead),
+small-op overhead within 3x of PyTorch.
+"""
+import tracemalloc
+
+import numpy as np
+
+import tensorlab
+
+try:
+    import torch
+except ImportError:  # the torch column then shows a dash
+    torch = None
+
+_rng = np.random.default_rng(0)
+
+
+def _inputs(*shape, count):
+    return [_rng.standard_normal(shape, dtype=np.float32) for _ in range(count)]
+
+
+def _three_ways(arrays):
+    """The same data as tensorlab tensors, torch tensors (or None) and NumPy arrays."""
+    tl = [tensorlab.from_numpy(a.copy()) for a in arrays]
+    th = [torch.from_numpy(a.copy()) for a in arrays] if torch is not None else None
+    return tl, th, arrays
+
+
+def _case(name, expression, arrays):
+    tl, th, npy = _three_ways(arrays)
+    return (name, {"tensorlab": lambda: expression(*tl),
+                   "torch": (lambda: expression(*th)) if th is not None else None,
+                   "numpy": lambda: expression(*npy)})
+
+
+def _add(a, b):
+    return a + b
+
+
+def _fma(a, b, c):
+    return a * b + c
+
+
+def _matmul(a, b):
+    return a @ b
+
+
+CASES = [
+    _case("a + b, 10 float32 (per-op overhead)", _add, _inputs(10, count=2)),
+    _case("a * b + c, 4M float32", _fma, _inputs(4 * 1024 * 1024, count=3)),
+    _case("a @ b, 1024x1024 float32", _matmul, _inputs(1024, 1024, count=2)),
+]
+
+
+def _peak_bytes(expression, args):
+    """Peak bytes allocated while evaluating ``expression(*args)``, as seen by tracemalloc
+    (NumPy reports its buffers to it; PyTorch's CPU allocator does not, so torch is not measured)."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        result = expression(*args)
+        _, peak = tracemalloc.get_traced_memory()
+        del result
+    finally:
+        tracemalloc.stop()
+    return peak
+
+
+def _memory_case(name, expression, arrays):
+    tl, _, npy = _three_ways(arrays)
+    return (name, {"tensorlab": lambda: _peak_bytes(expression, tl),
+                   "torch": None,
+                   "numpy": lambda: _peak_bytes(expression, npy)})
+
+
+MEMORY_CASES = [
+    _memory_case("a * b + c, 4M float32 (peak bytes allocated)", _fma, _inputs(4 * 1024 * 1024, count=3)),
+]

@@ -1,0 +1,315 @@
+"""Side-by-side timing of tensorlab against PyTorch and NumPy.
+
+A benchmark module is a file ``benchmarks/bench_<topic>.py`` that builds its inputs at import time
+and exposes
+
+    CASES = [(name, {"tensorlab": fn, "torch": fn_or_None, "numpy": fn_or_None}), ...]
+    MEMORY_CASES = [(name, {"tensorlab": fn_returning_peak_bytes, ...}), ...]   # optional
+
+where every ``fn`` takes no arguments. The harness times all implementations of a case in the
+same run, interleaved (each round calls every implementation once, in a rotating order), so a
+machine that gets busier half-way through slows all of them alike. It reports medians and the
+ratios tensorlab/torch and tensorlab/numpy: ratios travel between machines, absolute times do not.
+
+Nothing here asserts a timing. ``python -m benchmarks --help`` lists the options.
+"""
+from __future__ import annotations
+
+import datetime
+import gc
+import importlib
+import os
+import platform
+import re
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+IMPLEMENTATIONS = ("tensorlab", "torch", "numpy")
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Case:
+    """One benchmark: a name and a zero-argument callable per implementation (None = not run)."""
+    module: str
+    name: str
+    impls: dict
+
+    @property
+    def label(self):
+        return f"{self.module}: {self.name}"
+
+
+@dataclass
+class Result:
+    """What was measured for one case: per implementation, a median (seconds or bytes) or None."""
+    case: Case
+    values: dict = field(default_factory=dict)
+    samples: dict = field(default_factory=dict)
+    errors: dict = field(default_factory=dict)  # implementation -> "TypeError: ..." when it raised
+
+
+# --------------------------------------------------------------------------- discovery
+def discover(package="benchmarks", directory=HERE):
+    """Import every ``bench_*.py`` module of the benchmarks package, in name order."""
+    importlib.invalidate_caches()  # modules written since start-up are found too
+    modules = []
+    for path in sorted(Path(directory).glob("bench_*.py")):
+        modules.append(importlib.import_module(f"{package}.{path.stem}"))
+    return modules
+
+
+def _cases(module, attribute):
+    short = module.__name__.rsplit(".", 1)[-1].removeprefix("bench_")
+    out = []
+    for name, impls in getattr(module, attribute, []):
+        unknown = set(impls) - set(IMPLEMENTATIONS)
+        if unknown:
+            raise ValueError(f"{module.__name__}: case {name!r} has unknown implementations {sorted(unknown)}")
+        out.append(Case(short, name, {k: impls.get(k) for k in IMPLEMENTATIONS}))
+    return out
+
+
+def collect(modules, pattern=None, attribute="CASES"):
+    """All cases of ``attribute`` (CASES or MEMORY_CASES) whose label matches ``pattern``
+    (a regular expression, searched case-insensitively; None selects everything)."""
+    regex = re.compile(pattern, re.IGNORECASE) if pattern else None
+    cases = [c for m in modules for c in _cases(m, attribute)]
+    return [c for c in cases if regex is None or regex.search(c.label)]
+
+
+# --------------------------------------------------------------------------- timing
+def calls_per_sample(fn, min_time):
+    """How many back-to-back calls make one sample last at least ``min_time`` seconds, so that
+    timer resolution and loop overhead stay small next to what is measured."""
+    number = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time or number >= 1 << 20:
+            return number
+        # aim a little past min_time; grow at most 10x per step
+        number = min(number * 10, max(number + 1, int(number * 1.2 * min_time / max(elapsed, 1e-9))))
+
+
+def time_case(case, repeats=15, min_time=0.01, warmup=2):
+    """Median seconds per call for each implementation of ``case``, measured interleaved."""
+    result = Result(case, {k: None for k in IMPLEMENTATIONS})
+    fns = {}
+    for impl, fn in case.impls.items():
+        if fn is None:
+            continue
+        try:  # warm caches, allocators, lazy imports; an implementation that raises is reported
+            for _ in range(warmup):
+                fn()
+        except Exception as error:  # noqa: BLE001 - any failure is a result to show, not a crash
+            result.errors[impl] = _describe(error)
+            continue
+        fns[impl] = fn
+    result.samples = {k: [] for k in fns}
+    if not fns:
+        return result
+    numbers = {k: calls_per_sample(fn, min_time) for k, fn in fns.items()}
+    order = list(fns)
+    gc_was_enabled = gc.isenabled()
+    try:
+        for round_ in range(repeats):
+            gc.collect()
+            gc.disable()
+            rotated = order[round_ % len(order):] + order[:round_ % len(order)]
+            for impl in rotated:
+                fn, number = fns[impl], numbers[impl]
+                start = time.perf_counter()
+                for _ in range(number):
+                    fn()
+                result.samples[impl].append((time.perf_counter() - start) / number)
+            if gc_was_enabled:
+                gc.enable()
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    for impl, samples in result.samples.items():
+        result.values[impl] = statistics.median(samples)
+    return result
+
+
+def measure_memory(case):
+    """Peak bytes reported by each implementation's memory function (median of three calls)."""
+    result = Result(case, {k: None for k in IMPLEMENTATIONS})
+    for impl, fn in case.impls.items():
+        if fn is None:
+            continue
+        try:
+            result.samples[impl] = [int(fn()) for _ in range(3)]
+        except Exception as error:  # noqa: BLE001
+            result.errors[impl] = _describe(error)
+            continue
+        result.values[impl] = statistics.median(result.samples[impl])
+    return result
+
+
+def _describe(error):
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+# --------------------------------------------------------------------------- formatting
+def format_time(seconds):
+    """``1.23 µs``-style text for a duration in seconds; a dash when not measured."""
+    if seconds is None:
+        return "—"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def format_bytes(n):
+    """``12.0 MiB``-style text for a byte count; a dash when not measured."""
+    if n is None:
+        return "—"
+    value = float(n)
+    for unit in ("B", "KiB", "MiB"):
+        if value < 1024:
+            return f"{value:.3g} {unit}" if unit != "B" else f"{int(value)} B"
+        value /= 1024
+    return f"{value:.3g} GiB"
+
+
+def format_ratio(numerator, denominator):
+    """``2.50x`` = how many times tensorlab's number is the other's; a dash when either is missing."""
+    if numerator is None or denominator is None or denominator == 0:
+        return "—"
+    return f"{numerator / denominator:.2f}x"
+
+
+def table(results, fmt=format_time):
+    """A Markdown table: one row per case, medians per implementation, then the two ratios."""
+    header = ["case", *IMPLEMENTATIONS, "tensorlab/torch", "tensorlab/numpy"]
+    rows = []
+    for r in results:
+        v = r.values
+        rows.append([r.case.label, *("error" if k in r.errors else fmt(v[k]) for k in IMPLEMENTATIONS),
+                     format_ratio(v["tensorlab"], v["torch"]), format_ratio(v["tensorlab"], v["numpy"])])
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |",
+             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
+    notes = [f"- {r.case.label} [{impl}] raised {text}" for r in results for impl, text in r.errors.items()]
+    if notes:
+        lines += ["", "Implementations that raised (not timed):", *notes]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- the machine
+def _cpu_model():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _version(module_name):
+    module = sys.modules.get(module_name)
+    if module is None:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            return "not installed"
+    return getattr(module, "__version__", "unknown")
+
+
+def machine_description():
+    """Lines that say where the numbers come from: CPU, cores, library versions, threads."""
+    lines = [f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
+             f"- CPU: {_cpu_model()}, {os.cpu_count()} logical cores visible",
+             f"- OS: {platform.platform()}",
+             f"- Python {platform.python_version()}, NumPy {_version('numpy')}, "
+             f"tensorlab {_version('tensorlab')}, PyTorch {_version('torch')}"]
+    torch = sys.modules.get("torch")
+    if torch is not None and hasattr(torch, "get_num_threads"):
+        lines.append(f"- PyTorch intra-op threads: {torch.get_num_threads()}")
+    try:
+        from threadpoolctl import threadpool_info
+        blas = [f"{i.get('internal_api')} {i.get('version')} ({i.get('num_threads')} threads)"
+                for i in threadpool_info() if i.get("user_api") == "blas"]
+        if blas:
+            lines.append(f"- BLAS: {', '.join(blas)}")
+    except ImportError:
+        pass
+    tuned = {k: os.environ[k] for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OMP_NUM_THREADS",
+                                        "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS") if k in os.environ}
+    if tuned:
+        lines.append("- environment: " + ", ".join(f"{k}={v}" for k, v in tuned.items()))
+    return lines
+
+
+def report(time_results, memory_results, settings):
+    """The text of RESULTS.md."""
+    parts = ["# Benchmark results", "",
+             "Written by `python -m benchmarks` (`make bench`); regenerate rather than edit. "
+             "Medians per call, all implementations timed in the same run, interleaved; ratios "
+             "above 1 mean tensorlab is slower. Absolute times depend on the machine; compare ratios.",
+             "", "## Machine", "", *machine_description(), f"- settings: {settings}", "",
+             "## Time", "", table(time_results)]
+    if memory_results:
+        parts += ["", "## Peak memory", "", table(memory_results, fmt=format_bytes)]
+    return "\n".join(parts) + "\n"
+
+
+# --------------------------------------------------------------------------- command line
+def main(argv=None):
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--filter", "-k", metavar="REGEX",
+                        help="run only cases whose 'module: name' matches (case-insensitive)")
+    parser.add_argument("--repeats", type=int, default=15, help="timed rounds per case (default 15)")
+    parser.add_argument("--min-time", type=float, default=0.01,
+                        help="seconds one timed sample lasts at least (default 0.01)")
+    parser.add_argument("--output", type=Path,
+                        help="write the Markdown report here (default: benchmarks/RESULTS.md, "
+                             "and only for a run without --filter)")
+    parser.add_argument("--no-write", action="store_true", help="print only, write no report")
+    parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    args = parser.parse_args(argv)
+
+    modules = discover()
+    cases = collect(modules, args.filter)
+    memory_cases = collect(modules, args.filter, "MEMORY_CASES")
+    if args.list:
+        for c in cases:
+            print(c.label)
+        for c in memory_cases:
+            print(c.label, "(memory)")
+        return 0
+    if not cases and not memory_cases:
+        print(f"no benchmark matches {args.filter!r}", file=sys.stderr)
+        return 1
+
+    time_results = []
+    for case in cases:
+        print(f"timing {case.label} ...", file=sys.stderr, flush=True)
+        time_results.append(time_case(case, repeats=args.repeats, min_time=args.min_time))
+    memory_results = [measure_memory(c) for c in memory_cases]
+
+    print(table(time_results))
+    if memory_results:
+        print()
+        print(table(memory_results, fmt=format_bytes))
+
+    output = args.output
+    if output is None and not args.filter:
+        output = HERE / "RESULTS.md"
+    if output is not None and not args.no_write:
+        settings = f"repeats={args.repeats}, min_time={args.min_time}s per sample"
+        output.write_text(report(time_results, memory_results, settings), encoding="utf-8")
+        print(f"\nwrote {output}", file=sys.stderr)
+    return 0

@@ -1,0 +1,123 @@
+"""The benchmark harness runs, measures every implementation it is given, and formats ratios.
+It never asserts how fast anything is."""
+import sys
+import textwrap
+
+import pytest
+
+from benchmarks import harness
+from benchmarks.harness import Case, collect, discover, format_bytes, format_ratio, format_time, table
+
+
+def _trivial_case(**impls):
+    return Case("trivial", "sum of a short list", {k: impls.get(k) for k in harness.IMPLEMENTATIONS})
+
+
+def test_time_case_measures_each_given_implementation_and_skips_missing_ones():
+    calls = {"tensorlab": 0, "numpy": 0}
+
+    def tl():
+        calls["tensorlab"] += 1
+        return sum(range(10))
+
+    def np_():
+        calls["numpy"] += 1
+        return sum(range(10))
+
+    result = harness.time_case(_trivial_case(tensorlab=tl, numpy=np_), repeats=3, min_time=1e-4, warmup=1)
+    assert result.values["torch"] is None
+    for impl in ("tensorlab", "numpy"):
+        assert result.values[impl] > 0
+        assert len(result.samples[impl]) == 3
+        assert calls[impl] >= 1 + 3  # warm-up + one sample per round, each sample one call or more
+    assert result.errors == {}
+
+
+def test_an_implementation_that_raises_is_reported_not_fatal():
+    def broken():
+        raise TypeError("unsupported operand type(s) for @")
+
+    result = harness.time_case(_trivial_case(tensorlab=broken, numpy=lambda: None), repeats=2, min_time=1e-4)
+    assert result.values["tensorlab"] is None
+    assert result.errors["tensorlab"].startswith("TypeError: unsupported operand")
+    assert result.values["numpy"] > 0
+    text = table([result])
+    assert "error" in text and "raised TypeError" in text
+
+
+def test_ratios_and_units_are_formatted():
+    assert format_ratio(2.0, 1.0) == "2.00x"
+    assert format_ratio(1.0, 4.0) == "0.25x"
+    assert format_ratio(None, 1.0) == "—"
+    assert format_ratio(1.0, None) == "—"
+    assert format_time(2.5e-6) == "2.5 µs"
+    assert format_time(0.0123) == "12.3 ms"
+    assert format_time(3.0e-7) == "300 ns"
+    assert format_time(None) == "—"
+    assert format_bytes(16 * 1024 * 1024) == "16 MiB"
+    assert format_bytes(512) == "512 B"
+
+
+def test_table_has_one_row_per_case_with_both_ratios():
+    result = harness.Result(_trivial_case(), {"tensorlab": 3e-6, "torch": 1e-6, "numpy": 2e-6})
+    lines = table([result]).splitlines()
+    assert len(lines) == 3  # header, rule, one row
+    assert "tensorlab/torch" in lines[0] and "tensorlab/numpy" in lines[0]
+    row = [cell.strip() for cell in lines[2].split("|")[1:-1]]
+    assert row == ["trivial: sum of a short list", "3 µs", "1 µs", "2 µs", "3.00x", "1.50x"]
+
+
+@pytest.fixture
+def bench_package(tmp_path, monkeypatch):
+    """A throw-away benchmarks package with one module, importable as ``fakebench``."""
+    package = tmp_path / "fakebench"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "bench_small.py").write_text(textwrap.dedent("""
+        CASES = [
+            ("add ints", {"tensorlab": lambda: 1 + 1, "torch": None, "numpy": lambda: 1 + 1}),
+            ("mul ints", {"tensorlab": lambda: 2 * 3, "numpy": None}),
+        ]
+        MEMORY_CASES = [("peak", {"tensorlab": lambda: 2048, "numpy": lambda: 1024})]
+    """))
+    (package / "helpers.py").write_text("CASES = [('not a bench module', {})]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    _forget_fakebench()
+    yield package
+    _forget_fakebench()
+
+
+def _forget_fakebench():
+    for name in [n for n in sys.modules if n == "fakebench" or n.startswith("fakebench.")]:
+        del sys.modules[name]
+
+
+def test_discover_and_filter_cases(bench_package):
+    modules = discover("fakebench", bench_package)
+    assert [m.__name__ for m in modules] == ["fakebench.bench_small"]
+    assert [c.label for c in collect(modules)] == ["small: add ints", "small: mul ints"]
+    assert [c.label for c in collect(modules, "MUL")] == ["small: mul ints"]
+    assert collect(modules, "nothing matches this") == []
+    memory = collect(modules, attribute="MEMORY_CASES")
+    result = harness.measure_memory(memory[0])
+    assert result.values == {"tensorlab": 2048, "torch": None, "numpy": 1024}
+    assert "2.00x" in table([result], fmt=format_bytes)
+
+
+def test_unknown_implementation_names_are_rejected(bench_package):
+    (bench_package / "bench_typo.py").write_text("CASES = [('x', {'tensorflow': lambda: 0})]\n")
+    with pytest.raises(ValueError, match="unknown implementations"):
+        collect(discover("fakebench", bench_package))
+
+
+def test_main_runs_a_filtered_case_and_writes_a_report(bench_package, monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(harness, "discover", lambda: discover("fakebench", bench_package))
+    out = tmp_path / "RESULTS.md"
+    assert harness.main(["--filter", "add", "--repeats", "2", "--min-time", "0.0001", "--output", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "small: add ints" in printed and "mul ints" not in printed
+    report = out.read_text(encoding="utf-8")
+    assert report.startswith("# Benchmark results")
+    assert "## Machine" in report and "- CPU: " in report and "- date: " in report
+    assert "small: add ints" in report
+    assert harness.main(["--filter", "no such case"]) == 1
