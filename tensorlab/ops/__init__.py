@@ -5,7 +5,7 @@ import importlib
 from .. import tensor as _t
 
 # one module per family of ops; each lists its public names in __all__
-FAMILIES = ["creation", "convert", "elementwise", "unary", "compare", "clamp", "reduce", "linalg", "shape", "index", "advanced_index",
+FAMILIES = ["creation", "convert", "elementwise", "powmod", "unary", "rounding", "compare", "clamp", "reduce", "linalg", "shape", "index", "advanced_index",
             "copying", "nn"]
 
 __all__ = []

@@ -35,6 +35,42 @@ def broadcast_operands(*xs, dtype=None):
     return operands(*xs, dtype=dtype)
 
 
+NUMBER = (int, float, bool)
+
+
+def xp_of_operands(*xs):
+    """The array module of the first tensor among ``xs``."""
+    return xp_of(next(x for x in xs if isinstance(x, Tensor)))
+
+
+def check_operands(name, input, other=None, arg="other"):
+    """Functions take a tensor ``input`` and a tensor-or-number ``other``: PyTorch's TypeError otherwise."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if other is not None and not isinstance(other, (Tensor,) + NUMBER):
+        raise TypeError(f"{name}(): argument '{arg}' (position 2) must be Tensor, not {type(other).__name__}")
+
+
+def save_operands(ctx, a, b, keep_a=True, keep_b=True):
+    """Save the tensor operands backward needs; remember Python-scalar operands as they are."""
+    ctx.save_for_backward(a if keep_a and isinstance(a, Tensor) else None,
+                          b if keep_b and isinstance(b, Tensor) else None)
+    ctx.scalars = (None if isinstance(a, Tensor) else a, None if isinstance(b, Tensor) else b)
+    ctx.shapes = (shape_of(a), shape_of(b))
+
+
+def saved_or_scalar(ctx):
+    """The two operands of a binary op: the saved tensors, or the Python scalars given instead."""
+    a, b = ctx.saved_tensors
+    return (ctx.scalars[0] if a is None else a), (ctx.scalars[1] if b is None else b)
+
+
+def no_integer_zero_division(y):
+    """Integer division by zero has no answer: PyTorch raises (floats give inf or nan instead)."""
+    if (y == 0).any() if hasattr(y, "any") else y == 0:
+        raise RuntimeError("ZeroDivisionError")
+
+
 def float_dtype(*xs):
     """The dtype a float function computes in: the promoted dtype, or the default float for ints/bools."""
     dtype = _dtype.result_type(*xs)
@@ -91,6 +127,42 @@ def keep_where(x, mask):
 
 def logical_not_array(mask):
     return wrap(~mask._array, mask.device)
+
+
+class NotDifferentiable(Function):
+    """An op PyTorch gives no derivative (``//``, ``number % tensor``): its backward raises, as PyTorch's."""
+
+    node_name = "torch::autograd::NotImplemented"
+
+    @staticmethod
+    def forward(ctx, a, b, fn, aten_name):
+        ctx.aten_name = aten_name
+        return fn(a, b)  # Function.apply runs forward with recording off
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(f"derivative for aten::{ctx.aten_name} is not implemented")
+
+
+# -- Python operators and in-place forms -------------------------------------------------------
+
+
+def operator(fn, reflected=False):
+    """``a + b`` and friends: a number or tensor operand, else NotImplemented (Python tries the other side)."""
+    def op(self, other):
+        if not isinstance(other, (Tensor,) + NUMBER):
+            return NotImplemented
+        return fn(other, self) if reflected else fn(self, other)
+    return op
+
+
+def inplace_operator(name):
+    """``a += b``: the in-place method ``name`` (looked up when called, so it may be attached later)."""
+    def op(self, other):
+        if not isinstance(other, (Tensor,) + NUMBER):
+            return NotImplemented
+        return getattr(self, name)(other)
+    return op
 
 
 # -- in-place forms ----------------------------------------------------------------------------

@@ -12,10 +12,12 @@ import math
 
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import float_array, inplace_method, keep_where, np_errstate, reject, zero_where
-from ._util import method, wrap, xp_of
-from .elementwise import Pow
+from ._pointwise import broadcast_operands, check_operands, float_array, float_dtype, inplace_method, keep_where, np_errstate
+from ._util import method, unbroadcast, wrap, xp_of
+from .powmod import Pow
 from .. import tensor as _t
+
+Tensor = _t.Tensor
 
 
 def _float_op(compute, save=None):
@@ -206,6 +208,25 @@ class Tanh(Function):
         return grad * (1 - out * out)                   # d/dx tanh x = 1 - tanh^2 x
 
 
+class Atan2(Function):
+    node_name = "Atan2Backward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        (y, x), dtype, device = broadcast_operands(a, b, dtype=float_dtype(a, b))
+        ctx.save_for_backward(a, b)
+        ctx.shapes = (a._shape, b._shape)
+        return wrap(xp_of(a).arctan2(y, x), device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        scale = grad / (a * a + b * b)
+        ga = unbroadcast(scale * b, ctx.shapes[0]) if ctx.needs_input_grad[0] else None
+        gb = unbroadcast(scale * -a, ctx.shapes[1]) if ctx.needs_input_grad[1] else None
+        return ga, gb
+
+
 # -- activations and erf -------------------------------------------------------------------------
 
 
@@ -268,108 +289,6 @@ class Erf(Function):
         return grad * ((-x * x).exp() * (2 / math.sqrt(math.pi)))
 
 
-# -- sign, abs, rounding ------------------------------------------------------------------------------
-
-
-class Abs(Function):
-    node_name = "AbsBackward0"
-
-    @staticmethod
-    def forward(ctx, x):
-        reject(x.dtype, "abs", _dtype.bool)
-        ctx.save_for_backward(x)
-        return wrap(xp_of(x).abs(x._array), x.device)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * _saved(ctx).sign()                # d/dx |x| = sign(x) (0 at 0)
-
-
-class Sign(Function):
-    node_name = "SignBackward0"
-
-    @staticmethod
-    def forward(ctx, x):
-        a = x._array
-        return wrap(a.copy() if x.dtype is _dtype.bool else xp_of(x).sign(a), x.device)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.new_zeros(grad._shape)
-
-
-class Rounding(Function):
-    """floor/ceil/trunc/round: piecewise constant, so the gradient is zero. Integers are returned as copies."""
-
-    @staticmethod
-    def forward(ctx, x, kind, decimals):
-        xp = xp_of(x)
-        if not x.dtype.is_floating_point:
-            reject(x.dtype, kind, _dtype.bool, kernel=f"{kind}_vml_cpu")
-            if decimals:
-                reject(x.dtype, "round", *_dtype.ALL)
-            return wrap(x._array.copy(), x.device)
-        if kind == "round":
-            return wrap(xp.round(x._array, decimals) if decimals else xp.rint(x._array), x.device)
-        return wrap(getattr(xp, kind)(x._array), x.device)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.new_zeros(grad._shape), None, None
-
-
-class Floor(Rounding):
-    node_name = "FloorBackward0"
-
-
-class Ceil(Rounding):
-    node_name = "CeilBackward0"
-
-
-class Trunc(Rounding):
-    node_name = "TruncBackward0"
-
-
-class Round(Rounding):
-    node_name = "RoundBackward0"
-
-
-class RoundDecimals(Rounding):
-    node_name = "RoundBackward1"
-
-
-class Frac(Function):
-    """x - trunc(x): the gradient passes unchanged."""
-
-    node_name = "FracBackward0"
-
-    @staticmethod
-    def forward(ctx, x):
-        reject(x.dtype, "frac", *(d for d in _dtype.ALL if not d.is_floating_point))
-        return wrap(x._array - xp_of(x).trunc(x._array), x.device)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad
-
-
-class NanToNum(Function):
-    """Replace nan, +inf and -inf by finite numbers; their positions get no gradient."""
-
-    node_name = "NanToNumBackward0"
-
-    @staticmethod
-    def forward(ctx, x, nan, posinf, neginf):
-        ctx.save_for_backward(x)
-        if not x.dtype.is_floating_point:
-            return wrap(x._array.copy(), x.device)
-        return wrap(xp_of(x).nan_to_num(x._array, nan=nan, posinf=posinf, neginf=neginf), x.device)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return zero_where(grad, ~_saved(ctx).isfinite()), None, None, None
-
-
 # -- the public functions and methods ------------------------------------------------------------
 
 
@@ -404,10 +323,18 @@ tanh = _public("tanh", Tanh)
 sigmoid = _public("sigmoid", Sigmoid)
 relu = _public("relu", Relu)
 erf = _public("erf", Erf)
-abs = absolute = _public("abs", Abs, "absolute")  # noqa: A001 - PyTorch's name
-sign = _public("sign", Sign)
-sgn = _public("sgn", Sign)
-frac = _public("frac", Frac)
+
+
+@method("atan2", "arctan2")
+def atan2(input, other):
+    """The angle of the point (other, input): ``atan(input / other)`` in the right quadrant."""
+    check_operands("atan2", input)
+    if not isinstance(other, Tensor):
+        raise TypeError(f"atan2(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    return Atan2.apply(input, other)
+
+
+arctan2 = atan2
 
 
 @method()
@@ -416,52 +343,14 @@ def square(input):
     return Pow.apply(input, 2)
 
 
-@method()
-def floor(input):
-    return Floor.apply(input, "floor", 0)
-
-
-@method()
-def ceil(input):
-    return Ceil.apply(input, "ceil", 0)
-
-
-@method("trunc", "fix")
-def trunc(input):
-    """Round toward zero."""
-    return Trunc.apply(input, "trunc", 0)
-
-
-fix = trunc
-
-
-@method()
-def round(input, *, decimals=0):  # noqa: A001 - PyTorch's name
-    """Round half to even (``round(2.5) == 2``), to ``decimals`` digits after the point."""
-    if decimals:
-        return RoundDecimals.apply(input, "round", decimals)
-    return Round.apply(input, "round", 0)
-
-
-@method()
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
-    """nan -> ``nan``, inf -> ``posinf`` (default: the dtype's largest), -inf -> ``neginf``."""
-    return NanToNum.apply(input, nan, posinf, neginf)
-
-
-_t.Tensor.__abs__ = lambda self: Abs.apply(self)
-
-
 # -- in-place forms ---------------------------------------------------------------------------------
 
 for _name, _fn in [("exp_", exp), ("expm1_", expm1), ("exp2_", exp2), ("log_", log), ("log1p_", log1p),
                    ("log2_", log2), ("log10_", log10), ("sqrt_", sqrt), ("rsqrt_", rsqrt), ("sin_", sin),
                    ("cos_", cos), ("tan_", tan), ("asin_", asin), ("arcsin_", asin), ("acos_", acos),
                    ("arccos_", acos), ("atan_", atan), ("arctan_", atan), ("sinh_", sinh), ("cosh_", cosh),
-                   ("tanh_", tanh), ("sigmoid_", sigmoid), ("relu_", relu), ("erf_", erf), ("abs_", abs),
-                   ("absolute_", abs), ("sign_", sign), ("sgn_", sgn), ("frac_", frac), ("square_", square),
-                   ("floor_", floor), ("ceil_", ceil), ("trunc_", trunc), ("fix_", trunc), ("round_", round),
-                   ("nan_to_num_", nan_to_num)]:
+                   ("tanh_", tanh), ("sigmoid_", sigmoid), ("relu_", relu), ("erf_", erf), ("square_", square),
+                   ("atan2_", atan2), ("arctan2_", atan2)]:
     inplace_method(_name, _fn)
 
 
@@ -483,6 +372,5 @@ def exp_(input):
 
 
 __all__ = ["exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
-           "arcsin", "acos", "arccos", "atan", "arctan", "sinh", "cosh", "tanh", "sigmoid", "relu", "erf", "abs",
-           "absolute", "sign", "sgn", "frac", "square", "floor", "ceil", "trunc", "fix", "round", "nan_to_num",
-           "relu_", "sigmoid_", "tanh_", "exp_"]
+           "arcsin", "acos", "arccos", "atan", "arctan", "sinh", "cosh", "tanh", "atan2", "arctan2", "sigmoid", "relu",
+           "erf", "square", "relu_", "sigmoid_", "tanh_", "exp_"]
