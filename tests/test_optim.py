@@ -88,6 +88,41 @@ def test_sgd_matches_torch(torch, kwargs):
     _compare_state_dicts(tl_opt.state_dict(), th_opt.state_dict())
 
 
+OTHER_OPTIONS = [
+    ("Adam", dict()),
+    ("Adam", dict(lr=0.01, betas=(0.8, 0.99), eps=1e-6)),
+    ("Adam", dict(lr=0.01, amsgrad=True)),
+    ("Adam", dict(lr=0.01, weight_decay=0.1)),
+    ("Adam", dict(lr=0.01, weight_decay=0.1, amsgrad=True, maximize=True)),
+    ("Adam", dict(lr=0.01, decoupled_weight_decay=True, weight_decay=0.1)),
+    ("AdamW", dict()),
+    ("AdamW", dict(lr=0.01, weight_decay=0.1, amsgrad=True)),
+    ("AdamW", dict(lr=0.01, maximize=True)),
+    ("RMSprop", dict()),
+    ("RMSprop", dict(lr=0.01, alpha=0.9, eps=1e-6)),
+    ("RMSprop", dict(lr=0.01, centered=True)),
+    ("RMSprop", dict(lr=0.01, momentum=0.9)),
+    ("RMSprop", dict(lr=0.01, momentum=0.5, centered=True, weight_decay=0.1, maximize=True)),
+    ("Adagrad", dict()),
+    ("Adagrad", dict(lr=0.1, lr_decay=0.05)),
+    ("Adagrad", dict(lr=0.1, initial_accumulator_value=0.5, eps=1e-6)),
+    ("Adagrad", dict(lr=0.1, weight_decay=0.1, lr_decay=0.01, maximize=True)),
+]
+
+
+@pytest.mark.parametrize("name,kwargs", OTHER_OPTIONS)
+def test_optimizer_matches_torch(torch, name, kwargs):
+    tl_opt, th_opt, _, _ = _run(torch, name, kwargs)
+    _compare_state_dicts(tl_opt.state_dict(), th_opt.state_dict())
+    assert repr(tl_opt) == repr(th_opt)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+def test_float64_params(torch, name):
+    tl_opt, th_opt, _, _ = _run(torch, name, dict(lr=0.01), dtype=np.float64)
+    _compare_state_dicts(tl_opt.state_dict(), th_opt.state_dict())
+
+
 def test_sgd_float64(torch):
     _run(torch, "SGD", dict(lr=0.1, momentum=0.5), dtype=np.float64)
 
@@ -170,6 +205,18 @@ def _error_of(fn):
     ("SGD", dict(lr=0.1, weight_decay=-1)),
     ("SGD", dict(lr=0.1, nesterov=True)),
     ("SGD", dict(lr=0.1, momentum=0.9, dampening=0.1, nesterov=True)),
+    ("Adam", dict(lr=-1.0)),
+    ("Adam", dict(eps=-1.0)),
+    ("Adam", dict(betas=(1.0, 0.999))),
+    ("Adam", dict(betas=(0.9, -0.1))),
+    ("Adam", dict(weight_decay=-0.5)),
+    ("Adam", dict(betas=(0, 0.999))),
+    ("AdamW", dict(lr=-0.1)),
+    ("RMSprop", dict(alpha=-0.1)),
+    ("RMSprop", dict(momentum=-0.1)),
+    ("Adagrad", dict(lr_decay=-0.1)),
+    ("Adagrad", dict(initial_accumulator_value=-0.1)),
+    ("Adagrad", dict(eps=-1e-3)),
 ])
 def test_invalid_options_raise_like_torch(torch, name, kwargs):
     expected = _error_of(lambda: getattr(torch.optim, name)([torch.zeros(1, requires_grad=True)], **kwargs))
@@ -236,7 +283,13 @@ def test_repr_matches_torch(torch):
     assert repr(tl) == repr(th)
 
 
-@pytest.mark.parametrize("name,kwargs", [("SGD", dict(lr=0.05, momentum=0.9, nesterov=True))])
+@pytest.mark.parametrize("name,kwargs", [
+    ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True)),
+    ("Adam", dict(lr=0.01, amsgrad=True)),
+    ("AdamW", dict(lr=0.01)),
+    ("RMSprop", dict(lr=0.01, momentum=0.9, centered=True)),
+    ("Adagrad", dict(lr=0.1, lr_decay=0.01)),
+])
 def test_state_dict_round_trip_mid_training(torch, name, kwargs):
     """Save after 3 steps, load into a fresh optimizer over fresh params, continue: same as uninterrupted."""
     inits, grads = _arrays(np.random.default_rng(3), 6)
@@ -284,3 +337,26 @@ def test_no_warning_in_normal_use():
         a.grad = tensorlab.ones(2)
         opt.step()
         opt.zero_grad()
+
+
+def test_adagrad_state_exists_before_first_step(torch):
+    tl = optim.Adagrad([tensorlab.zeros(2, requires_grad=True)], initial_accumulator_value=0.3)
+    th = torch.optim.Adagrad([torch.zeros(2, requires_grad=True)], initial_accumulator_value=0.3)
+    _compare_state_dicts(tl.state_dict(), th.state_dict())
+
+
+def test_closure_works_for_every_optimizer():
+    for name in ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]:
+        a = tensorlab.tensor([1.0, -2.0], requires_grad=True)
+        opt = getattr(optim, name)([a], lr=0.1)
+
+        def closure():
+            opt.zero_grad()
+            loss = (a * a).sum()
+            loss.backward()
+            return loss
+
+        first = opt.step(closure).item()
+        for _ in range(20):
+            last = opt.step(closure).item()
+        assert last < first, name
