@@ -1,2 +1,435 @@
-"""(being written)"""
-__all__ = []
+"""Ops that build a new tensor by copying elements into a new arrangement: join (cat, stack),
+repeat (repeat, repeat_interleave), reorder (flip, roll) and mask a triangle (tril, triu).
+
+Unlike views (ops/shape.py) these copy: the result owns fresh memory. Their backward is the same
+rearrangement run the other way: ``cat``'s gradient is sliced back into pieces, ``flip``'s gradient
+is flipped back, ``repeat``'s gradient sums the copies.
+See course/03_views_and_broadcasting and course/04_ops_and_reductions.
+"""
+import operator
+
+from .. import _dtype, _layout
+from .._printing import get_printoptions, set_printoptions
+from ..autograd.function import Function
+from ._util import device_of, method, wrap, xp_of
+from .index import slice_dim
+from .inplace import apply_inplace
+from .. import tensor as _t
+
+
+def _ints(args):
+    """Accept ``f(0, 1)``, ``f((0, 1))`` and ``f([0, 1])``."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list, _t.Size)):
+        args = tuple(args[0])
+    return tuple(operator.index(a) for a in args)
+
+
+def _shape_str(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def is_dense(t):
+    """True when the elements fill a block of memory with no gaps or overlaps (in any dim order)."""
+    expected = 1
+    for size, stride in sorted(zip(t._shape, t._stride), key=lambda p: p[1]):
+        if size == 1:
+            continue
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def like_layout(x, array):
+    """``array`` (shaped like ``x``) laid out in memory as ``x`` is, when ``x`` is dense.
+
+    PyTorch's "preserve format": the result of ``flip`` or ``sort`` on a transposed tensor is
+    itself transposed in memory. Gappy inputs give contiguous results.
+    """
+    xp = xp_of(x)
+    if is_dense(x) and not x.is_contiguous():
+        out = xp.empty_like(x._array, dtype=array.dtype, order="K")
+        out[...] = array
+        return out
+    return xp.ascontiguousarray(array)
+
+
+# -- joining: cat and stack ----------------------------------------------------------------------
+
+
+def _skipped(t):
+    """PyTorch's legacy rule: a 1-D empty tensor may be concatenated with anything (and is ignored)."""
+    return t._shape == (0,)
+
+
+def _check_cat(tensors, dim):
+    """Validate ``cat`` inputs; return the normalised dim (or None when every input is skipped)."""
+    for i, t in enumerate(tensors):
+        if t.dim() == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    kept = [(i, t) for i, t in enumerate(tensors) if not _skipped(t)]
+    if not kept:
+        return None
+    first = kept[0][1]
+    d = _layout.normalize_dim(dim, first.dim())
+    for i, t in kept[1:]:
+        if t.dim() != first.dim():
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {first.dim()} and {t.dim()}")
+        for k in range(first.dim()):
+            if k != d and t._shape[k] != first._shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {first._shape[k]} "
+                    f"but got size {t._shape[k]} for tensor number {i} in the list.")
+    return d
+
+
+class Cat(Function):
+    node_name = "CatBackward0"
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        d = _check_cat(tensors, dim)
+        dtype = _dtype.result_type(*tensors)
+        device = device_of(*tensors)
+        ctx.dim, ctx.pieces = d, [(t._shape, t.dtype, _skipped(t) and d is not None) for t in tensors]
+        arrays = [t._array.astype(dtype.np, copy=False) for t in tensors if d is None or not _skipped(t)]
+        xp = xp_of(tensors[0])
+        return wrap(xp.concatenate(arrays, axis=d or 0), device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grads, start = [None], 0
+        for shape, dtype, skipped in ctx.pieces:
+            if skipped:
+                grads.append(grad.new_zeros(shape, dtype=dtype))
+                continue
+            size = shape[ctx.dim or 0]
+            piece = slice_dim(grad, ctx.dim or 0, start, start + size, 1)
+            grads.append(piece if piece.dtype is dtype else piece.to(dtype))
+            start += size
+        return tuple(grads)
+
+
+def cat(tensors, dim=0, *, out=None):
+    """Join tensors along an existing dim; all other sizes must match. Dtypes are promoted."""
+    tensors = tuple(tensors)
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    result = Cat.apply(dim, *tensors)
+    return _into(out, result)
+
+
+concat = concatenate = cat
+
+
+def _into(out, result):
+    """Support the ``out=`` argument: copy into (a resized) ``out``."""
+    if out is None:
+        return result
+    from ..autograd import grad_mode
+    with grad_mode.no_grad():
+        if out._shape != result._shape:
+            out.data = result.to(out.dtype).clone()
+        else:
+            out.copy_(result)
+    return out
+
+
+class Stack(Function):
+    node_name = "StackBackward0"
+
+    @staticmethod
+    def forward(ctx, dim, *tensors):
+        first = tensors[0]
+        for i, t in enumerate(tensors):
+            if t._shape != first._shape:
+                raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                                   f"{_shape_str(first._shape)} at entry 0 and {_shape_str(t._shape)} at entry {i}")
+        d = _layout.normalize_dim(dim, first.dim() + 1)
+        dtype, device = _dtype.result_type(*tensors), device_of(*tensors)
+        ctx.dim, ctx.dtypes = d, [t.dtype for t in tensors]
+        arrays = [t._array.astype(dtype.np, copy=False) for t in tensors]
+        return wrap(xp_of(first).stack(arrays, axis=d), device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        parts = [grad.select(ctx.dim, i) for i in range(len(ctx.dtypes))]
+        return (None,) + tuple(p if p.dtype is d else p.to(d) for p, d in zip(parts, ctx.dtypes))
+
+
+def stack(tensors, dim=0, *, out=None):
+    """Join equal-shaped tensors along a *new* dim ``dim``."""
+    tensors = tuple(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    return _into(out, Stack.apply(dim, *tensors))
+
+
+def _nonempty(name, tensors):
+    tensors = tuple(tensors)
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return tensors
+
+
+def hstack(tensors, *, out=None):
+    """Join horizontally: along dim 0 for 1-D tensors, else along dim 1."""
+    tensors = [t.reshape(1) if t.dim() == 0 else t for t in _nonempty("hstack", tensors)]
+    return cat(tensors, 0 if tensors[0].dim() == 1 else 1, out=out)
+
+
+def vstack(tensors, *, out=None):
+    """Join vertically (along dim 0); 1-D tensors become rows first."""
+    tensors = [_atleast_2d(t) for t in _nonempty("vstack", tensors)]
+    return cat(tensors, 0, out=out)
+
+
+row_stack = vstack
+
+
+def dstack(tensors, *, out=None):
+    """Join along the third dim (depth); smaller tensors get size-1 dims first."""
+    def atleast_3d(t):
+        if t.dim() == 0:
+            return t.reshape(1, 1, 1)
+        if t.dim() == 1:
+            return t.reshape(1, -1, 1)
+        return t.unsqueeze(-1) if t.dim() == 2 else t
+    return cat([atleast_3d(t) for t in _nonempty("dstack", tensors)], 2, out=out)
+
+
+def column_stack(tensors, *, out=None):
+    """Join as columns: 0-D and 1-D tensors become columns, then everything joins along dim 1."""
+    tensors = [t.reshape(-1, 1) if t.dim() <= 1 else t for t in _nonempty("column_stack", tensors)]
+    return cat(tensors, 1, out=out)
+
+
+def _atleast_2d(t):
+    if t.dim() == 0:
+        return t.reshape(1, 1)
+    return t.unsqueeze(0) if t.dim() == 1 else t
+
+
+# -- repeating -----------------------------------------------------------------------------------
+
+
+class Repeat(Function):
+    node_name = "RepeatBackward0"
+
+    @staticmethod
+    def forward(ctx, x, repeats):
+        if len(repeats) < x.dim():
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
+                               "dimensions of tensor")
+        padded = (1,) * (len(repeats) - x.dim()) + x._shape
+        out_shape = tuple(s * r for s, r in zip(padded, repeats))
+        if any(n < 0 for n in out_shape):
+            bad = next(n for n in out_shape if n < 0)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {_shape_str(out_shape)}")
+        ctx.in_shape, ctx.padded, ctx.repeats = x._shape, padded, repeats
+        xp = xp_of(x)
+        return wrap(xp.ascontiguousarray(xp.tile(x._array.reshape(padded), repeats)), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # view the result as (r0, s0, r1, s1, ...) and add up the r-copies of each element
+        split = tuple(n for pair in zip(ctx.repeats, ctx.padded) for n in pair)
+        summed = grad.reshape(split).sum(tuple(range(0, len(split), 2)))
+        return summed.reshape(ctx.in_shape), None
+
+
+@method()
+def repeat(self, *sizes):
+    """Tile the tensor: ``repeat(2, 3)`` stacks 2 copies along dim 0 and 3 along dim 1 (copies data)."""
+    return Repeat.apply(self, _ints(sizes))
+
+
+@method()
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Repeat each element (or slice along ``dim``) in place: ``[1, 2] -> [1, 1, 2, 2]``.
+
+    ``repeats`` is an int or a tensor with one count per element. Without ``dim`` the input is
+    flattened first. ``repeat_interleave(counts)`` alone gives the indices ``[0]*c0 + [1]*c1 + ...``.
+    """
+    if repeats is None:
+        return _index_repeats(input)
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else _layout.normalize_dim(dim, x.dim())
+    if isinstance(repeats, _t.Tensor) and repeats.dim() > 0:
+        if repeats.dim() != 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        if repeats._shape[0] not in (1, x._shape[d]):
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                               f"{repeats._shape[0]} and input.size({d}) = {x._shape[d]}")
+        if repeats._shape[0] == 1 and x._shape[d] != 1:
+            repeats = repeats.expand(x._shape[d])
+        return x.index_select(d, _index_repeats(repeats))
+    if isinstance(repeats, _t.Tensor):
+        return x.index_select(d, _index_repeats(repeats.expand(x._shape[d] if x.dim() else 1)))
+    count = operator.index(repeats)
+    if count < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    if x.dim() == 0:
+        x = x.reshape(1)
+    # each slice gets a new neighbouring dim of size ``count``; a contiguous copy merges the two
+    shape = x._shape[:d + 1] + (count,) + x._shape[d + 1:]
+    from .shape import Clone
+    copied = Clone.apply(x.unsqueeze(d + 1).expand(shape), True)
+    return copied.flatten(d, d + 1)
+
+
+def _index_repeats(repeats):
+    """``[0]*r0 + [1]*r1 + ...``: the positions each copy reads from."""
+    if repeats.dim() > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    if repeats.dtype.is_floating_point or repeats.dtype is _dtype.bool:
+        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{repeats.dtype._legacy[:-6]}'")
+    xp = xp_of(repeats)
+    counts = repeats._array.reshape(-1)
+    if counts.size and int(counts.min()) < 0:
+        raise RuntimeError("repeats can not be negative")
+    index = xp.repeat(xp.arange(counts.size, dtype=repeats.dtype.np), counts)
+    return wrap(index, repeats.device)
+
+
+# -- reordering: flip and roll -------------------------------------------------------------------
+
+
+def _unique_dims(dims, ndim):
+    out = tuple(_layout.normalize_dim(d, ndim) for d in dims)
+    for d in out:
+        if out.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return out
+
+
+class Flip(Function):
+    node_name = "FlipBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        ctx.dims = _unique_dims(dims, x.dim())
+        flipped = xp_of(x).flip(x._array, axis=ctx.dims) if x.dim() else x._array
+        return wrap(like_layout(x, flipped), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.flip(ctx.dims), None
+
+
+@method()
+def flip(input, *dims):
+    """Reverse the order of elements along ``dims`` (a copy, unlike NumPy's view)."""
+    return Flip.apply(input, _ints(dims))
+
+
+@method()
+def fliplr(input):
+    """Flip left-right (dim 1)."""
+    if input.dim() < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return Flip.apply(input, (1,))
+
+
+@method()
+def flipud(input):
+    """Flip up-down (dim 0)."""
+    if input.dim() < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return Flip.apply(input, (0,))
+
+
+class Roll(Function):
+    node_name = "RollBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shifts, dims):
+        if len(shifts) != len(dims) and not (dims == () and len(shifts) == 1):
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+        dims = tuple(_layout.normalize_dim(d, x.dim()) for d in dims)
+        ctx.shifts, ctx.dims = shifts, dims
+        xp = xp_of(x)
+        if not dims:  # roll the flattened tensor, then restore the shape
+            rolled = xp.roll(x._array.reshape(-1), shifts[0]).reshape(x._shape)
+        else:
+            rolled = xp.roll(x._array, shifts, axis=dims)
+        return wrap(xp.ascontiguousarray(rolled), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        back = tuple(-s for s in ctx.shifts)
+        return grad.roll(back, ctx.dims or None), None, None
+
+
+@method()
+def roll(input, shifts, dims=None):
+    """Shift elements along ``dims``; those that fall off one end come back at the other."""
+    shifts = _ints((shifts,)) if isinstance(shifts, (tuple, list)) else (operator.index(shifts),)
+    dims = () if dims is None else _ints((dims,)) if isinstance(dims, (tuple, list)) else (operator.index(dims),)
+    return Roll.apply(input, shifts, dims)
+
+
+# -- triangles -----------------------------------------------------------------------------------
+
+
+def _triangle(x, diagonal, upper):
+    """Zero the elements above (``tril``) or below (``triu``) diagonal ``diagonal`` of the last two dims."""
+    name = "triu" if upper else "tril"
+    if x.dim() < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    xp = xp_of(x)
+    kept = (xp.triu if upper else xp.tril)(x._array, diagonal)
+    return wrap(xp.ascontiguousarray(kept), x.device)
+
+
+class Tril(Function):
+    node_name = "TrilBackward0"
+
+    @staticmethod
+    def forward(ctx, x, diagonal):
+        ctx.diagonal = diagonal
+        return _triangle(x, diagonal, upper=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.tril(ctx.diagonal), None
+
+
+class Triu(Function):
+    node_name = "TriuBackward0"
+
+    @staticmethod
+    def forward(ctx, x, diagonal):
+        ctx.diagonal = diagonal
+        return _triangle(x, diagonal, upper=True)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.triu(ctx.diagonal), None
+
+
+@method()
+def tril(input, diagonal=0):
+    """Keep the lower triangle (on and below diagonal ``diagonal``) of the last two dims; zero the rest."""
+    return Tril.apply(input, operator.index(diagonal))
+
+
+@method()
+def triu(input, diagonal=0):
+    """Keep the upper triangle (on and above diagonal ``diagonal``) of the last two dims; zero the rest."""
+    return Triu.apply(input, operator.index(diagonal))
+
+
+@method()
+def tril_(self, diagonal=0):
+    return apply_inplace(self, tril, diagonal)
+
+
+@method()
+def triu_(self, diagonal=0):
+    return apply_inplace(self, triu, diagonal)
+
+
+__all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack",
+           "repeat_interleave", "flip", "fliplr", "flipud", "roll", "tril", "triu",
+           "set_printoptions", "get_printoptions"]

@@ -1,0 +1,236 @@
+"""Sorting and counting: sort, argsort, topk, kthvalue, bincount, unique.
+
+Sorting ops return two tensors, ``values`` and ``indices`` (where each value came from), as a named
+tuple that prints like PyTorch's (``torch.return_types.sort(values=..., indices=...)``). NaN sorts
+as the largest value. The gradient of the values goes back to the positions named by ``indices``
+(a scatter), and nowhere else.
+See course/04_ops_and_reductions.
+"""
+import operator
+
+from .. import _dtype, _layout, return_types
+from ..autograd.function import Function
+from ._util import method, wrap, xp_of
+from .copying import like_layout
+from .scatter import legacy_name
+from .. import tensor as _t
+
+
+def sort_order(xp, array, axis, descending):
+    """Indices that sort ``array`` along ``axis``, stably (equal values keep their order).
+
+    Descending order is ascending order read backwards; sorting the reversed array first keeps
+    equal values in their original order (and puts NaN, sorted last ascending, first).
+    """
+    if not descending:
+        return xp.argsort(array, axis=axis, kind="stable")
+    order = xp.argsort(xp.flip(array, axis), axis=axis, kind="stable")
+    return (array.shape[axis] - 1) - xp.flip(order, axis)
+
+
+def _scatter_back(grad, dim, indices, in_shape, keepdim=True):
+    """Backward of value-selecting ops: each gradient goes back to the position its value came from."""
+    if not in_shape:
+        return grad.reshape(())
+    if not keepdim:
+        grad, indices = grad.unsqueeze(dim), indices.unsqueeze(dim)
+    return grad.new_zeros(in_shape).scatter(dim, indices, grad)
+
+
+class Sort(Function):
+    node_name = "SortBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim, descending):
+        d = _layout.normalize_dim(dim, x.dim())
+        xp = xp_of(x)
+        if x.dim() == 0:
+            values, indices = x._array.copy(), xp.zeros((), dtype=xp.int64)
+        else:
+            indices = sort_order(xp, x._array, d, descending)
+            values = xp.take_along_axis(x._array, indices, axis=d)
+        ctx.dim, ctx.in_shape = d, x._shape
+        indices = wrap(like_layout(x, indices), x.device)
+        ctx.save_for_backward(indices)
+        return wrap(like_layout(x, values), x.device), indices
+
+    @staticmethod
+    def backward(ctx, grad, _):
+        indices, = ctx.saved_tensors
+        return _scatter_back(grad, ctx.dim, indices, ctx.in_shape), None, None
+
+
+class SortStable(Sort):
+    node_name = "SortBackward1"
+
+
+@method()
+def sort(input, dim=-1, descending=False, stable=None, *, out=None):
+    """Sort along ``dim``; returns ``(values, indices)``. Passing ``stable`` guarantees that equal
+    values keep their order (tensorlab's sort is always stable)."""
+    cls = Sort if stable is None else SortStable
+    return return_types.sort(*cls.apply(input, dim, descending))
+
+
+@method()
+def argsort(input, dim=-1, descending=False, stable=False):
+    """Only the indices of ``sort``: ``x[x.argsort()]`` is sorted."""
+    d = _layout.normalize_dim(dim, input.dim())
+    xp = xp_of(input)
+    if input.dim() == 0:
+        return wrap(xp.zeros((), dtype=xp.int64), input.device)
+    return wrap(like_layout(input, sort_order(xp, input._array, d, descending)), input.device)
+
+
+@method()
+def msort(input):
+    """Sort along dim 0 (values only)."""
+    return Sort.apply(input, 0, False)[0]
+
+
+class Topk(Function):
+    node_name = "TopkBackward0"
+
+    @staticmethod
+    def forward(ctx, x, k, dim, largest):
+        d = _layout.normalize_dim(dim, x.dim())
+        size = x._shape[d] if x.dim() else 1
+        if not 0 <= k <= size:
+            raise RuntimeError("selected index k out of range")
+        xp = xp_of(x)
+        array = x._array if x.dim() else x._array.reshape(1)
+        indices = xp.take(sort_order(xp, array, d, largest), xp.arange(k), axis=d)
+        values = xp.take_along_axis(array, indices, axis=d)
+        if not x.dim():
+            values, indices = values.reshape(()), indices.reshape(())
+        ctx.dim, ctx.in_shape = d, x._shape
+        indices = wrap(xp.ascontiguousarray(indices), x.device)
+        ctx.save_for_backward(indices)
+        return wrap(xp.ascontiguousarray(values), x.device), indices
+
+    @staticmethod
+    def backward(ctx, grad, _):
+        indices, = ctx.saved_tensors
+        return _scatter_back(grad, ctx.dim, indices, ctx.in_shape), None, None, None
+
+
+@method()
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002 - PyTorch's name
+    """The ``k`` largest (or smallest) elements along ``dim`` and their indices, largest first."""
+    return return_types.topk(*Topk.apply(input, operator.index(k), dim, largest))
+
+
+class Kthvalue(Function):
+    node_name = "KthvalueBackward0"
+
+    @staticmethod
+    def forward(ctx, x, k, dim, keepdim):
+        d = _layout.normalize_dim(dim, x.dim())
+        size = x._shape[d] if x.dim() else 1
+        if not 1 <= k <= size:
+            raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+        xp = xp_of(x)
+        array = x._array if x.dim() else x._array.reshape(1)
+        indices = xp.take(sort_order(xp, array, d, False), xp.asarray([k - 1]), axis=d)
+        values = xp.take_along_axis(array, indices, axis=d)
+        if not keepdim or not x.dim():
+            values, indices = values.squeeze(d), indices.squeeze(d)
+        ctx.dim, ctx.in_shape, ctx.keepdim = d, x._shape, keepdim
+        indices = wrap(xp.ascontiguousarray(indices), x.device)
+        ctx.save_for_backward(indices)
+        return wrap(xp.ascontiguousarray(values), x.device), indices
+
+    @staticmethod
+    def backward(ctx, grad, _):
+        indices, = ctx.saved_tensors
+        return _scatter_back(grad, ctx.dim, indices, ctx.in_shape, ctx.keepdim), None, None, None
+
+
+@method()
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    """The ``k``-th smallest element along ``dim`` (k counts from 1) and its index."""
+    return return_types.kthvalue(*Kthvalue.apply(input, operator.index(k), dim, keepdim))
+
+
+# -- counting ------------------------------------------------------------------------------------
+
+
+@method()
+def bincount(input, weights=None, minlength=0):
+    """``out[v]`` = how often ``v`` occurs in ``input`` (or the sum of its ``weights``).
+
+    The same as ``zeros(n).scatter_add_(0, input, ones)`` -- see course/05_indexing_and_gather.
+    """
+    if input.dtype.is_floating_point or input.dtype is _dtype.bool:
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{legacy_name(input.dtype)}'")
+    xp = xp_of(input)
+    values = input._array
+    if input.dim() != 1 or (values.size and int(values.min()) < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is not None and (weights.dim() != 1 or weights.numel() != input.numel()):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    length = max(int(values.max()) + 1 if values.size else 0, minlength)
+    if weights is None:
+        return wrap(xp.bincount(values, minlength=length).astype(xp.int64), input.device)
+    dtype = weights.dtype if weights.dtype is _dtype.float32 else _dtype.float64
+    counts = xp.bincount(values, weights=weights._array.astype(xp.float64), minlength=length)
+    return wrap(counts.astype(dtype.np), input.device)
+
+
+def _unique_result(values, inverse, counts, return_inverse, return_counts, device):
+    out = [wrap(values, device)]
+    if return_inverse:
+        out.append(wrap(inverse, device))
+    if return_counts:
+        out.append(wrap(counts, device))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+@method()
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    """The distinct elements (or slices along ``dim``) in ascending order.
+
+    ``return_inverse`` adds, for each input element, the position of its value in the result
+    (so ``result[inverse]`` rebuilds the input); ``return_counts`` adds how often each occurs.
+    NaNs are never equal, so each NaN is its own value.
+    """
+    xp = xp_of(input)
+    int64 = xp.int64
+    if dim is None:
+        values, inverse, counts = xp.unique(input._array.reshape(-1), return_inverse=True, return_counts=True,
+                                            equal_nan=False)
+        inverse = inverse.reshape(input._shape)
+    else:
+        d = _layout.normalize_dim(dim, input.dim())
+        values, inverse, counts = xp.unique(input._array, return_inverse=True, return_counts=True, axis=d)
+        values, inverse = xp.ascontiguousarray(values), inverse.reshape(-1)
+    return _unique_result(values, inverse.astype(int64), counts.astype(int64), return_inverse, return_counts,
+                          input.device)
+
+
+def _consecutive_groups(xp, array, d):
+    """True where a new run starts: the first element, and each one that differs from the one before."""
+    moved = xp.moveaxis(array, d, 0).reshape(array.shape[d], -1)
+    changed = (moved[1:] != moved[:-1]).any(axis=1)
+    return xp.concatenate([xp.ones(min(len(moved), 1), dtype=bool), changed])
+
+
+@method()
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Collapse runs of equal consecutive elements (or slices along ``dim``) into one."""
+    xp = xp_of(input)
+    array = input._array.reshape(-1) if dim is None else input._array
+    d = 0 if dim is None else _layout.normalize_dim(dim, input.dim())
+    starts = _consecutive_groups(xp, array, d)
+    inverse = xp.cumsum(starts) - 1
+    first = xp.nonzero(starts)[0]
+    values = xp.ascontiguousarray(xp.take(array, first, axis=d))
+    counts = xp.diff(xp.concatenate([first, xp.asarray([len(starts)])]))
+    inverse = inverse.reshape(input._shape) if dim is None else inverse
+    return _unique_result(values, inverse.astype(xp.int64), counts.astype(xp.int64), return_inverse,
+                          return_counts, input.device)
+
+
+__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "bincount", "unique", "unique_consecutive"]
