@@ -1,34 +1,54 @@
-# Two commands do all set-up on a fresh machine:
+# Two commands do all set-up on a fresh clone:
 #   make lab   -- create .venv, install tensorlab with its extras, open the course in JupyterLab
-#   make test  -- create .venv, install, run every test (unit, property, PyTorch oracle, notebooks, browser)
-PYTHON ?= python3
-VENV   := .venv
-PY     := $(VENV)/bin/python
-PIP    := $(PY) -m pip
+#   make test  -- create .venv, install, run every test: unit/property/oracle tests (tests/),
+#                 doctests (tensorlab/, widgets/), lesson notebooks under nbval (course/), browser
+# Other targets: make test-fast (skips slow and browser tests), make bench, make lessons, make clean.
+#
+# Variables: VENV=path (default .venv), PYTHON=interpreter that creates it, WORKERS=pytest-xdist
+# processes (default 2), LESSON=course/NN_name.ipynb for `make lessons`, ARGS for `make bench`.
+PYTHON  ?= python3
+VENV    ?= .venv
+WORKERS ?= 2
+EXTRAS  ?= widgets,vision,lab,dev
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.tensorlab-installed
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
 
-.PHONY: lab test install bench clean lessons
+# What pytest runs: tests, doctests of every package, and every lesson notebook.
+TEST_PATHS := tests tensorlab $(wildcard widgets) course
+NBVAL_OPTS := --nbval --nbval-current-env --nbval-sanitize-with course/sanitize.cfg
+PYTEST     := $(PY) -m pytest -n $(WORKERS) --dist loadfile $(NBVAL_OPTS)
 
-$(VENV)/.installed: pyproject.toml
+.PHONY: install lab test test-fast bench lessons clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml course/lab-overrides.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e ".[widgets,vision,lab,dev]"
+	$(PY) -m pip install -qq -e ".[$(EXTRAS)]"
+	@# The kernel named python3 (the one lessons ask for) runs this environment's Python.
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	@# Lab settings: render every cell (so widgets off screen are live), no update/news checks.
+	mkdir -p $(LAB_SETTINGS) && cp course/lab-overrides.json $(LAB_SETTINGS)/overrides.json
 	touch $@
 
-install: $(VENV)/.installed
-
 lab: install
-	$(VENV)/bin/jupyter lab course/
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=course
 
+# pytest exits with 5 when it collected no tests; that is not a failure of the project.
 test: install
-	$(PY) -m pytest -n 2 tests tensorlab; status=$$?; \
-	if [ $$status -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$status
+	$(PYTEST) $(TEST_PATHS); status=$$?; \
+	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$status
+
+test-fast: install
+	$(PYTEST) -m "not slow and not browser" $(TEST_PATHS); status=$$?; \
+	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$status
 
 bench: install
-	$(PY) -m benchmarks
+	$(PY) -m benchmarks $(ARGS)
 
 lessons: install
-	$(PY) course/build.py
+	$(PY) course/build.py $(LESSON)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,122 @@
+"""Re-run lesson notebooks and store their outputs -- the only way outputs get into course/.
+
+    python course/build.py                       # every lesson: course/NN_*.ipynb
+    python course/build.py course/00_welcome.ipynb   # one or several
+    python course/build.py --index               # only refresh the lesson list in README.md
+
+Each notebook is executed top to bottom in a fresh ``python3`` kernel started in course/ (the
+kernelspec `make install` points at the project's environment), with widget state stored, and
+written back with its sources untouched. Lessons seed every random generator they use, so a
+second build gives the same outputs; `make test` then checks them with nbval.
+
+The README's lesson list (between the ``lessons:begin``/``lessons:end`` markers) is rebuilt from
+each notebook's first heading; tests/test_notebooks.py checks that it is up to date.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+COURSE = Path(__file__).resolve().parent
+ROOT = COURSE.parent
+README = ROOT / "README.md"
+LESSON_GLOB = "[0-9][0-9]_*.ipynb"
+BEGIN, END = "<!-- lessons:begin -->", "<!-- lessons:end -->"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+
+
+def lessons():
+    """Every lesson notebook, in course order."""
+    return sorted(COURSE.glob(LESSON_GLOB))
+
+
+def title(notebook_path):
+    """A lesson's title: the first Markdown heading of its first Markdown cell."""
+    import nbformat
+    nb = nbformat.read(notebook_path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("#"):
+                    return line.lstrip("#").strip()
+    return notebook_path.stem
+
+
+def lesson_index():
+    """The Markdown list of lessons that README.md carries between its markers."""
+    lines = [f"- [{title(p)}](course/{p.name})" for p in lessons()]
+    return "\n".join(lines) if lines else "- (no lessons yet)"
+
+
+def update_readme(readme=README):
+    """Rewrite the lesson list in README.md; returns True when the file changed."""
+    text = readme.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.DOTALL)
+    if not pattern.search(text):
+        raise SystemExit(f"{readme}: markers {BEGIN} ... {END} not found")
+    new = pattern.sub(lambda _: f"{BEGIN}\n{lesson_index()}\n{END}", text)
+    if new != text:
+        readme.write_text(new, encoding="utf-8")
+    return new != text
+
+
+def _kernel_environment():
+    """Make the kernel import this checkout's tensorlab and hash strings reproducibly."""
+    paths = [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # plots stored inline
+
+
+def _tidy(nb):
+    """Drop what changes from one machine or run to the next without meaning anything."""
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        cell.metadata.pop("collapsed", None)
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    info = nb.metadata.get("language_info", {})
+    info.pop("version", None)
+    nb.metadata["language_info"] = info
+
+
+def build(notebook_path, timeout=600):
+    """Execute one notebook in place and store its outputs; raises if any cell fails."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(notebook_path).resolve()
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
+                            record_timing=False, resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    _tidy(nb)
+    nbformat.validate(nb)
+    nbformat.write(nb, path)
+    return path
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="lessons to build (default: all)")
+    parser.add_argument("--index", action="store_true", help="only refresh README.md's lesson list")
+    parser.add_argument("--timeout", type=int, default=600, help="seconds one cell may run")
+    args = parser.parse_args(argv)
+    if not args.index:
+        _kernel_environment()
+        for notebook in args.notebooks or lessons():
+            print(f"building {notebook} ...", flush=True)
+            build(notebook, timeout=args.timeout)
+    if README.exists() and update_readme():
+        print(f"updated the lesson list in {README.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""House rules for the lesson notebooks. nbval (run by `make test` on course/) checks that stored
+outputs match a fresh run; these tests check that what is stored came from a clean build."""
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE = ROOT / "course"
+
+
+def _build_module():
+    spec = importlib.util.spec_from_file_location("course_build", COURSE / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build = _build_module()
+LESSONS = build.lessons()
+
+
+def _code_cells(path):
+    nb = nbformat.read(path, as_version=4)
+    return nb, [c for c in nb.cells if c.cell_type == "code"]
+
+
+def test_the_course_has_a_welcome_lesson():
+    assert COURSE / "00_welcome.ipynb" in LESSONS
+
+
+def test_lesson_file_names_are_numbered_and_unique():
+    numbers = [p.name[:2] for p in LESSONS]
+    assert len(numbers) == len(set(numbers)), f"two lessons share a number: {numbers}"
+    for p in LESSONS:
+        assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", p.name), p.name
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_is_stored_as_built_top_to_bottom(path):
+    """Outputs come from `python course/build.py`: one run, every cell in order, none failed."""
+    nb, cells = _code_cells(path)
+    nbformat.validate(nb)
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+    ran = [c for c in cells if c.source.strip() and "NBVAL_SKIP" not in c.source]
+    assert [c.execution_count for c in ran] == list(range(1, len(ran) + 1)), \
+        f"{path.name}: execution counts are not 1..n -- rebuild with `make lessons LESSON={path}`"
+    errors = [o for c in cells for o in c.outputs if o.output_type == "error"]
+    assert not errors, f"{path.name} stores an error: {errors[0].get('ename')}: {errors[0].get('evalue')}"
+    assert any(c.outputs for c in cells), f"{path.name} is stored without outputs"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_seeds_before_anything_else(path):
+    _, cells = _code_cells(path)
+    assert "manual_seed(" in cells[0].source, f"{path.name}: the first code cell must seed the generator"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_lesson_has_a_title(path):
+    assert build.title(path) != path.stem, f"{path.name}: its first Markdown cell needs a '# ' heading"
+
+
+def test_readme_lists_every_lesson():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    begin, end = readme.index(build.BEGIN), readme.index(build.END)
+    assert readme[begin + len(build.BEGIN):end].strip() == build.lesson_index(), \
+        "README.md's lesson list is stale: run `python course/build.py --index`"
