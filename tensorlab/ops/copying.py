@@ -1,9 +1,9 @@
-"""Ops that build a new tensor by copying elements into a new arrangement: join (cat, stack),
-repeat (repeat, repeat_interleave), reorder (flip, roll) and mask a triangle (tril, triu).
+"""Ops that build a new tensor by copying elements into a new arrangement: join (cat, stack) and
+repeat (repeat, repeat_interleave). Flip, roll and triangles live in ops/rearrange.py.
 
 Unlike views (ops/shape.py) these copy: the result owns fresh memory. Their backward is the same
-rearrangement run the other way: ``cat``'s gradient is sliced back into pieces, ``flip``'s gradient
-is flipped back, ``repeat``'s gradient sums the copies.
+rearrangement run the other way: ``cat``'s gradient is sliced back into pieces, ``stack``'s is
+unstacked, ``repeat``'s gradient sums the copies.
 See course/03_views_and_broadcasting and course/04_ops_and_reductions.
 """
 import operator
@@ -13,7 +13,6 @@ from .._printing import get_printoptions, set_printoptions
 from ..autograd.function import Function
 from ._util import device_of, method, wrap, xp_of
 from .index import slice_dim
-from .inplace import apply_inplace
 from .. import tensor as _t
 
 
@@ -292,144 +291,6 @@ def _index_repeats(repeats):
     return wrap(index, repeats.device)
 
 
-# -- reordering: flip and roll -------------------------------------------------------------------
-
-
-def _unique_dims(dims, ndim):
-    out = tuple(_layout.normalize_dim(d, ndim) for d in dims)
-    for d in out:
-        if out.count(d) > 1:
-            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return out
-
-
-class Flip(Function):
-    node_name = "FlipBackward0"
-
-    @staticmethod
-    def forward(ctx, x, dims):
-        ctx.dims = _unique_dims(dims, x.dim())
-        flipped = xp_of(x).flip(x._array, axis=ctx.dims) if x.dim() else x._array
-        return wrap(like_layout(x, flipped), x.device)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.flip(ctx.dims), None
-
-
-@method()
-def flip(input, *dims):
-    """Reverse the order of elements along ``dims`` (a copy, unlike NumPy's view)."""
-    return Flip.apply(input, _ints(dims))
-
-
-@method()
-def fliplr(input):
-    """Flip left-right (dim 1)."""
-    if input.dim() < 2:
-        raise RuntimeError("Input must be >= 2-d.")
-    return Flip.apply(input, (1,))
-
-
-@method()
-def flipud(input):
-    """Flip up-down (dim 0)."""
-    if input.dim() < 1:
-        raise RuntimeError("Input must be >= 1-d.")
-    return Flip.apply(input, (0,))
-
-
-class Roll(Function):
-    node_name = "RollBackward0"
-
-    @staticmethod
-    def forward(ctx, x, shifts, dims):
-        if len(shifts) != len(dims) and not (dims == () and len(shifts) == 1):
-            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
-        dims = tuple(_layout.normalize_dim(d, x.dim()) for d in dims)
-        ctx.shifts, ctx.dims = shifts, dims
-        xp = xp_of(x)
-        if not dims:  # roll the flattened tensor, then restore the shape
-            rolled = xp.roll(x._array.reshape(-1), shifts[0]).reshape(x._shape)
-        else:
-            rolled = xp.roll(x._array, shifts, axis=dims)
-        return wrap(xp.ascontiguousarray(rolled), x.device)
-
-    @staticmethod
-    def backward(ctx, grad):
-        back = tuple(-s for s in ctx.shifts)
-        return grad.roll(back, ctx.dims or None), None, None
-
-
-@method()
-def roll(input, shifts, dims=None):
-    """Shift elements along ``dims``; those that fall off one end come back at the other."""
-    shifts = _ints((shifts,)) if isinstance(shifts, (tuple, list)) else (operator.index(shifts),)
-    dims = () if dims is None else _ints((dims,)) if isinstance(dims, (tuple, list)) else (operator.index(dims),)
-    return Roll.apply(input, shifts, dims)
-
-
-# -- triangles -----------------------------------------------------------------------------------
-
-
-def _triangle(x, diagonal, upper):
-    """Zero the elements above (``tril``) or below (``triu``) diagonal ``diagonal`` of the last two dims."""
-    name = "triu" if upper else "tril"
-    if x.dim() < 2:
-        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
-    xp = xp_of(x)
-    kept = (xp.triu if upper else xp.tril)(x._array, diagonal)
-    return wrap(xp.ascontiguousarray(kept), x.device)
-
-
-class Tril(Function):
-    node_name = "TrilBackward0"
-
-    @staticmethod
-    def forward(ctx, x, diagonal):
-        ctx.diagonal = diagonal
-        return _triangle(x, diagonal, upper=False)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.tril(ctx.diagonal), None
-
-
-class Triu(Function):
-    node_name = "TriuBackward0"
-
-    @staticmethod
-    def forward(ctx, x, diagonal):
-        ctx.diagonal = diagonal
-        return _triangle(x, diagonal, upper=True)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.triu(ctx.diagonal), None
-
-
-@method()
-def tril(input, diagonal=0):
-    """Keep the lower triangle (on and below diagonal ``diagonal``) of the last two dims; zero the rest."""
-    return Tril.apply(input, operator.index(diagonal))
-
-
-@method()
-def triu(input, diagonal=0):
-    """Keep the upper triangle (on and above diagonal ``diagonal``) of the last two dims; zero the rest."""
-    return Triu.apply(input, operator.index(diagonal))
-
-
-@method()
-def tril_(self, diagonal=0):
-    return apply_inplace(self, tril, diagonal)
-
-
-@method()
-def triu_(self, diagonal=0):
-    return apply_inplace(self, triu, diagonal)
-
-
 __all__ = ["cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack",
-           "repeat_interleave", "flip", "fliplr", "flipud", "roll", "tril", "triu",
+           "repeat_interleave",
            "set_printoptions", "get_printoptions"]

@@ -11,7 +11,7 @@ from ..autograd.function import Function
 from ._util import method, operands, unbroadcast, wrap, xp_of
 from .copying import cat, is_dense
 from .inplace import apply_inplace
-from .scatter import legacy_name
+from .gather_scatter import legacy_name
 from .. import tensor as _t
 
 

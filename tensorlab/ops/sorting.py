@@ -12,7 +12,7 @@ from .. import _dtype, _layout, return_types
 from ..autograd.function import Function
 from ._util import method, wrap, xp_of
 from .copying import like_layout
-from .scatter import legacy_name
+from .gather_scatter import legacy_name
 from .. import tensor as _t
 
 
