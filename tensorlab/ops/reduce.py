@@ -1,15 +1,11 @@
-"""Reductions: combine elements along dims (``sum``, ``mean``, ``prod``, ``all``, ``any``...).
+"""Reductions: combine elements along dims (sum, mean, ...).
 
 ``dim`` may be an int, a tuple, or None (all dims); ``keepdim=True`` keeps reduced dims with size 1.
-The backward of a reduction *expands* the gradient back over the reduced dims: every input element
-of a sum contributed with weight 1, so each receives the output's gradient (``expand_back``).
-The statistics (var, std, norm, logsumexp) live in reduce_stats.py, the selections (max, min, median,
-mode) in reduce_select.py, the running ones (cumsum, cumprod) in scan.py.
+The backward of a reduction *expands* the gradient back over the reduced dims.
 See course/04_ops_and_reductions.
 """
 from .. import _dtype, _layout
 from ..autograd.function import Function
-from ._pointwise import MaskedFill, keep_where, zero_where
 from ._util import method, wrap, xp_of
 
 
@@ -20,13 +16,12 @@ def reduced_dims(dim, ndim):
     dims = (dim,) if not isinstance(dim, (tuple, list)) else tuple(dim)
     out = tuple(_layout.normalize_dim(d, ndim) for d in dims)
     if len(set(out)) != len(out):
-        repeated = next(d for d in out if out.count(d) > 1)
-        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
+        raise RuntimeError(f"dim {out[0]} appears multiple times in the list of dims")
     return tuple(d for d in out if ndim > 0)
 
 
 def expand_back(grad, in_shape, dims, keepdim):
-    """Stretch a reduced gradient back to ``in_shape``: re-insert the dims, then expand (no copy)."""
+    """Stretch a reduced gradient back to ``in_shape``: re-insert the dims, then expand."""
     if not keepdim:
         for d in sorted(dims):
             grad = grad.unsqueeze(d)
@@ -47,8 +42,8 @@ class Sum(Function):
     def forward(ctx, x, dim, keepdim, dtype):
         dims = reduced_dims(dim, x.dim())
         ctx.in_shape, ctx.dims, ctx.keepdim = x._shape, dims, keepdim
-        out_dtype = _sum_dtype(x, dtype).np
-        return wrap(xp_of(x).sum(x._array, axis=dims, keepdims=keepdim, dtype=out_dtype), x.device)
+        out_dtype = _sum_dtype(x, dtype)
+        return wrap(xp_of(x).sum(x._array, axis=dims, keepdims=keepdim, dtype=out_dtype.np), x.device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -60,8 +55,8 @@ class SumDim(Sum):
 
 
 @method()
-def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001 - PyTorch's name
-    """Add up elements (over ``dim``, or all of them). Integers and bools sum to int64."""
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    """Add up elements (over ``dim``, or all of them)."""
     if dim is None:
         return Sum.apply(input, None, False, dtype)
     return SumDim.apply(input, dim, keepdim, dtype)
@@ -93,14 +88,14 @@ class Mean(Function):
         if not (dtype or x.dtype).is_floating_point:
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                f"complex dtype. Got: {x.dtype._legacy[:-6]}")
+                f"complex dtype. Got: {x.dtype.name.capitalize() if x.dtype is not _dtype.int64 else 'Long'}")
         dims = reduced_dims(dim, x.dim())
         ctx.in_shape, ctx.dims, ctx.keepdim = x._shape, dims, keepdim
         ctx.count = _layout.numel([x._shape[d] for d in dims])
         out_dtype = (dtype or x.dtype).np
-        with _errstate():
-            out = xp_of(x).mean(x._array, axis=dims, keepdims=keepdim, dtype=out_dtype)
-        return wrap(out.astype(out_dtype, copy=False), x.device)
+        return wrap(xp_of(x).mean(x._array, axis=dims, keepdims=keepdim, dtype=out_dtype).astype(out_dtype,
+                                                                                               copy=False),
+                    x.device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -113,108 +108,9 @@ class MeanDim(Mean):
 
 @method()
 def mean(input, dim=None, keepdim=False, *, dtype=None):
-    """The average (floating tensors only, or pass ``dtype``)."""
     if dim is None:
         return Mean.apply(input, None, False, dtype)
     return MeanDim.apply(input, dim, keepdim, dtype)
 
 
-def _errstate():
-    import numpy as np
-    return np.errstate(all="ignore")
-
-
-# -- prod ----------------------------------------------------------------------------------------
-
-
-class Prod(Function):
-    """The product. Its gradient for element i is the product of all the *other* elements:
-    ``out / x_i`` when no element is zero; with zeros, only the first zero gets a gradient."""
-
-    node_name = "ProdBackward0"
-
-    @staticmethod
-    def forward(ctx, x, dim, keepdim, dtype):
-        dims = reduced_dims(dim, x.dim())
-        ctx.in_shape, ctx.dims, ctx.keepdim = x._shape, dims, keepdim
-        out = wrap(xp_of(x).prod(x._array, axis=dims, keepdims=keepdim, dtype=_sum_dtype(x, dtype).np), x.device)
-        ctx.save_for_backward(x, out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, out = ctx.saved_tensors
-        if x.dim() == 0:
-            return grad, None, None, None
-        dims, keepdim = ctx.dims, ctx.keepdim
-        grad, out = expand_back(grad, x._shape, dims, keepdim), expand_back(out, x._shape, dims, keepdim)
-        zero = x._array == 0
-        if not zero.any():
-            return grad * (out / x), None, None, None
-        return _prod_backward_with_zeros(grad, x, out, dims, zero), None, None, None
-
-
-class ProdDim(Prod):
-    node_name = "ProdBackward1"
-
-
-def _prod_backward_with_zeros(grad, x, out, dims, zero):
-    """Where a slice holds a zero, ``out / x`` is 0/0. The product of the others is 0 for every element
-    but the slice's first zero, whose gradient is the product of the rest: ``prod(x with it set to 1)``."""
-    xp = xp_of(x)
-    first_zero = wrap(_first_zero_mask(zero, dims, xp), x.device)
-    has_zero = wrap(xp.broadcast_to(zero.any(axis=dims, keepdims=True), zero.shape), x.device)
-    others = Prod.apply(MaskedFill.apply(x, first_zero, 1), dims, True, None)
-    at_first_zero = keep_where(grad * others, first_zero)
-    elsewhere = zero_where(grad * (out / MaskedFill.apply(x, has_zero, 1)), has_zero)
-    return at_first_zero + elsewhere
-
-
-def _first_zero_mask(zero, dims, xp):
-    """True at the first zero (in row-major order over ``dims``) of each reduced slice."""
-    last = tuple(range(-len(dims), 0))
-    moved = xp.moveaxis(zero, dims, last)
-    flat = moved.reshape(moved.shape[:moved.ndim - len(dims)] + (-1,))
-    first = flat & (xp.cumsum(flat, axis=-1) == 1)
-    return xp.moveaxis(first.reshape(moved.shape), last, dims)
-
-
-@method()
-def prod(input, dim=None, keepdim=False, *, dtype=None):
-    """Multiply elements (over one ``dim``, or all). Integers and bools multiply as int64."""
-    if dim is None:
-        return Prod.apply(input, None, False, dtype)
-    if isinstance(dim, (tuple, list)):
-        raise TypeError("prod() received an invalid combination of arguments - got (tuple), but expected one "
-                        "of: (*, torch.dtype dtype = None) or (int dim, bool keepdim = False, *, "
-                        "torch.dtype dtype = None)")
-    return ProdDim.apply(input, dim, keepdim, dtype)
-
-
-# -- boolean reductions -----------------------------------------------------------------------
-
-
-def _logical_reduction(name):
-    def reduce(input, dim=None, keepdim=False):
-        dims = reduced_dims(dim, input.dim())
-        out = getattr(xp_of(input), name)(input._array, axis=dims, keepdims=keepdim)
-        if input.dtype is _dtype.uint8:  # PyTorch keeps uint8 for all/any of uint8
-            out = out.astype("uint8")
-        return wrap(out, input.device)
-    reduce.__name__ = reduce.__qualname__ = name
-    reduce.__doc__ = f"True if {'every' if name == 'all' else 'any'} element (over ``dim``) is nonzero."
-    return method(name)(reduce)
-
-
-all = _logical_reduction("all")  # noqa: A001
-any = _logical_reduction("any")  # noqa: A001
-
-
-@method()
-def count_nonzero(input, dim=None):
-    """How many elements (over ``dim``) are not zero, as int64."""
-    dims = reduced_dims(dim, input.dim())
-    return wrap(xp_of(input).count_nonzero(input._array, axis=dims).astype("int64"), input.device)
-
-
-__all__ = ["sum", "mean", "prod", "all", "any", "count_nonzero"]
+__all__ = ["sum", "mean"]
