@@ -250,7 +250,10 @@ class _Reader:
         doc = _parse_json(manifest)
         self.blocks = _check_blocks(doc.get("blocks"), data_nbytes)
         self.data = [self._block(b) for b in self.blocks]
-        return self._decode(doc.get("root"))
+        try:
+            return self._decode(doc.get("root"))
+        except RecursionError:
+            raise CheckpointError("malformed checkpoint: the object tree is nested too deeply") from None
 
     def _header(self):
         head = self.f.read(HEADER_SIZE)
@@ -290,7 +293,7 @@ class _Reader:
     def _decode(self, node):
         kind = node.get("type") if isinstance(node, dict) else None
         if kind in _SCALARS:
-            return _SCALARS[kind](node)
+            return _scalar(kind, node)
         if kind == "size":
             return Size(_int_list(node.get("items"), "size"))
         if kind in ("list", "tuple"):
@@ -369,47 +372,36 @@ def _int_list(value, what):
     return value
 
 
-def _scalar(kind, check, convert=lambda v: v):
-    def decode(node):
-        value = node.get("value")
-        if not check(value):
-            raise CheckpointError(f"malformed checkpoint: bad {kind} value {str(value)[:40]!r}")
-        return convert(value)
-    return decode
+_SCALARS = ("none", "bool", "int", "float", "str", "dtype", "device")
 
 
-def _is_float_text(v):
+def _scalar(kind, node):
+    """Decode a leaf node, checking that its value has the documented JSON type."""
+    value = node.get("value")
+    is_text = isinstance(value, str)
+    valid = {"none": True, "bool": type(value) is bool, "int": type(value) is int, "str": is_text,
+             "float": is_text and len(value) < 64 and _parses(float, value),
+             "dtype": is_text and value in _DTYPES, "device": is_text and _parses(Device, value)}[kind]
+    if not valid:
+        raise CheckpointError(f"malformed checkpoint: bad {kind} value {str(value)[:40]!r}")
+    convert = {"none": lambda v: None, "float": float, "dtype": _DTYPES.get, "device": Device}
+    return convert.get(kind, lambda v: v)(value)
+
+
+def _parses(parse, text):
     try:
-        return isinstance(v, str) and len(v) < 64 and isinstance(float(v), float)
-    except ValueError:
-        return False
-
-
-_SCALARS = {
-    "none": lambda node: None,
-    "bool": _scalar("bool", lambda v: isinstance(v, bool)),
-    "int": _scalar("int", lambda v: isinstance(v, int) and not isinstance(v, bool)),
-    "float": _scalar("float", _is_float_text, float),
-    "str": _scalar("str", lambda v: isinstance(v, str)),
-    "dtype": _scalar("dtype", lambda v: v in _DTYPES, _DTYPES.get),
-    "device": _scalar("device", lambda v: isinstance(v, str) and _is_device(v), Device),
-}
-
-
-def _is_device(text):
-    try:
-        Device(text)
+        parse(text)
         return True
-    except (RuntimeError, ValueError):
+    except (ValueError, RuntimeError):
         return False
 
 
 def _make_tensor(node, data, name, map_location):
     from .ops.creation import from_numpy
-    dt = _DTYPES.get(node.get("dtype"))
+    dt = _DTYPES.get(node.get("dtype")) if isinstance(node.get("dtype"), str) else None
     shape = _int_list(node.get("shape"), "a tensor shape")
     saved = node.get("device", "cpu")
-    if dt is None or not isinstance(saved, str) or not _is_device(saved):
+    if dt is None or not isinstance(saved, str) or not _parses(Device, saved):
         raise CheckpointError(f"malformed checkpoint: bad dtype or device for tensor '{name}'")
     if int(np.prod(shape, dtype=np.int64)) * dt.itemsize != len(data):
         raise CheckpointError(f"malformed checkpoint: the shape of tensor '{name}' does not match its data")

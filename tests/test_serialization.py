@@ -260,8 +260,10 @@ def _craft(root, data=b"", blocks=None, version=1):
     """A checkpoint written by hand from this test's reading of the documented format."""
     if blocks is None:
         blocks = [{"name": "x", "offset": 0, "nbytes": len(data), "crc32": zlib.crc32(data)}] if data else []
-    manifest = json.dumps({"format": "tensorlab-checkpoint", "version": 1, "root": root,
+    manifest = json.dumps({"format": "tensorlab-checkpoint", "version": 1, "root": "ROOT",
                            "blocks": blocks}).encode()
+    root_json = root if isinstance(root, bytes) else json.dumps(root).encode()
+    manifest = manifest.replace(b'"ROOT"', root_json)
     fields = struct.pack("<IQQI", version, len(manifest), len(data), zlib.crc32(manifest))
     return b"\x89TENSORLAB\r\n\x1a\n" + fields + struct.pack("<I", zlib.crc32(fields)) + manifest + data
 
@@ -449,3 +451,23 @@ def test_parameters_load_as_parameters():
     p = nn.Parameter(tensorlab.ones(2))
     out = _round_trip({"p": p})
     assert type(out["p"]) is nn.Parameter and out["p"].requires_grad
+
+
+def test_hostile_manifests_give_checkpoint_errors_only():
+    deep = b'{"type":"list","items":[' * 5000 + b'{"type":"none"}' + b"]}" * 5000
+    hostile = [deep, {"type": "tensor", "dtype": ["float32"], "shape": [1], "block": 0},
+               {"type": "dtype", "value": ["x"]}, {"type": "device", "value": "tpu:0"},
+               {"type": "float", "value": "1" * 100}, {"type": "size", "items": [True]},
+               {"type": "dict", "items": [[{"type": "int", "value": 1}]]},
+               {"type": "list", "items": [{"type": "dict", "items": [], "metadata": {"type": "none"}}]}]
+    for root in hostile:
+        with pytest.raises(CheckpointError, match="malformed checkpoint"):
+            tensorlab.load(io.BytesIO(_craft(root, bytes(4))))
+
+
+def test_two_nodes_cannot_read_one_block_differently():
+    node = {"type": "tensor", "dtype": "float32", "shape": [2], "device": "cpu", "requires_grad": False,
+            "parameter": False, "block": 0}
+    other = dict(node, dtype="int32")
+    with pytest.raises(CheckpointError, match="one data block is read as two different tensors"):
+        tensorlab.load(io.BytesIO(_craft({"type": "list", "items": [node, other]}, bytes(8))))
