@@ -9,7 +9,7 @@ in the file. See course/13_saving_and_loading.
 **What can be saved**: tensors (and ``nn.Parameter``), ``None``, ``bool``, ``int``, ``float``,
 ``str``, ``tensorlab.Size``, dtypes, devices, and ``list``/``tuple``/``dict``/``OrderedDict``/
 ``Counter`` containers of these (dict keys too) -- everything a ``state_dict`` of a model, optimizer
-or lr scheduler holds. An ``OrderedDict``'s order and its ``_metadata`` attribute are kept. Other
+or lr scheduler holds. (NumPy scalars are saved as the matching Python number.) An ``OrderedDict``'s order and its ``_metadata`` attribute are kept. Other
 objects (a whole ``nn.Module``, a NumPy array, a lambda) raise ``TypeError``: save ``state_dict()``.
 
 **Sharing**: the same tensor object reached twice is written once and loads as one object. Distinct

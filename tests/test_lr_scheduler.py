@@ -37,6 +37,10 @@ SCHEDULES = [
     ("MultiStepLR", dict(milestones=[2, 5, 5, 9], gamma=0.3), {}),
     ("ExponentialLR", dict(gamma=0.9), {}),
     ("CosineAnnealingLR", dict(T_max=7), {}),
+    ("ConstantLR", dict(), {}),
+    ("ConstantLR", dict(factor=0.5, total_iters=3), {}),
+    ("LinearLR", dict(), {}),
+    ("LinearLR", dict(start_factor=0.1, end_factor=0.9, total_iters=7), {}),
     ("CosineAnnealingLR", dict(T_max=5, eta_min=0.001), {}),
     ("OneCycleLR", dict(max_lr=1.0, total_steps=30), dict(momentum=0.9)),
     ("OneCycleLR", dict(max_lr=[1.0, 0.5], epochs=3, steps_per_epoch=10, anneal_strategy="linear"),
@@ -147,6 +151,7 @@ def test_state_dict_round_trip_mid_schedule(torch, name, kwargs, opt_kwargs):
 
 
 @pytest.mark.parametrize("name,kwargs", [("StepLR", dict(step_size=3)), ("MultiStepLR", dict(milestones=[2, 4])),
+                                         ("ConstantLR", dict(factor=0.5)), ("LinearLR", dict(total_iters=4)),
                                          ("ExponentialLR", dict(gamma=0.8)), ("CosineAnnealingLR", dict(T_max=6))])
 def test_step_with_epoch_uses_closed_form(torch, name, kwargs):
     tl_opt, tl_sched, th_opt, th_sched = _make(torch, name, kwargs, {})
@@ -288,3 +293,14 @@ def test_cosine_reaches_eta_min_at_t_max(torch):
         tl_opt.step()
         sched.step()
     assert math.isclose(sched.get_last_lr()[0], 0.01, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("name,kwargs", [("ConstantLR", dict(factor=1.5)), ("LinearLR", dict(start_factor=0.0)),
+                                         ("LinearLR", dict(end_factor=2.0))])
+def test_warmup_bad_factors(torch, name, kwargs):
+    tl_opt, th_opt = _optimizers(torch)
+    with pytest.raises(ValueError) as expected:
+        getattr(torch.optim.lr_scheduler, name)(th_opt, **kwargs)
+    with pytest.raises(ValueError) as got:
+        getattr(lr_scheduler, name)(tl_opt, **kwargs)
+    assert str(got.value) == str(expected.value)
