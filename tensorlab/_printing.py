@@ -94,7 +94,9 @@ class _Formatter:
         smallest, largest = magnitudes.min(), magnitudes.max()
         self.int_mode = bool(np.all(shown == np.ceil(shown)))
         if PRINT_OPTS.sci_mode is None:
-            self.sci_mode = bool(largest / smallest > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4)
+            with np.errstate(over="ignore"):  # a ratio past float64's range is simply inf
+                spread = largest / smallest
+            self.sci_mode = bool(spread > 1000.0 or largest > 1.0e8 or smallest < 1.0e-4)
         else:
             self.sci_mode = PRINT_OPTS.sci_mode
         self.max_width = max(len(self._measure(v)) for v in set(shown.tolist()))
