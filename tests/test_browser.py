@@ -1,0 +1,156 @@
+"""The welcome lesson in a real JupyterLab, in headless Chromium: open it, run all cells, see output.
+
+Needs Debian's Chromium (``apt-get install chromium``) and the Playwright Python package (the dev
+extra); Playwright's own browser download is never used. Skipped cleanly when either is missing.
+
+The same code makes the README's screenshot:
+
+    .venv/bin/python tests/test_browser.py --screenshot docs/screenshot.png
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE = ROOT / "course"
+LESSON = "00_welcome.ipynb"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# JupyterLab user settings: render every cell (4.x only renders cells near the viewport by
+# default), and no update or news checks (there is no network to ask).
+LAB_SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+        {"checkForUpdates": False, "fetchNews": "false"},
+}
+
+
+def _chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def jupyterlab(course=COURSE, timeout=90):
+    """A fresh JupyterLab server on a free local port, with its own HOME and config, serving a
+    temporary copy of ``course`` (so autosave never touches the stored lessons); yields
+    (base_url, token). Stopped, and its temporary folder removed, on exit."""
+    port, token = _free_port(), secrets.token_hex(16)
+    with tempfile.TemporaryDirectory(prefix="tensorlab-lab-") as tmp:
+        tmp = Path(tmp)
+        root_dir = tmp / "course"
+        shutil.copytree(course, root_dir, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        for relative, values in LAB_SETTINGS.items():
+            path = tmp / "lab-settings" / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(values))
+        env = dict(os.environ, HOME=str(tmp), JUPYTER_CONFIG_DIR=str(tmp / "config"),
+                   JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTERLAB_SETTINGS_DIR=str(tmp / "lab-settings"),
+                   JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"),
+                   PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+        command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
+                   "--ServerApp.ip=127.0.0.1", f"--ServerApp.token={token}", "--ServerApp.port_retries=0",
+                   f"--ServerApp.root_dir={root_dir}", "--allow-root"]
+        log = open(tmp / "server.log", "wb")
+        server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if server.poll() is not None:
+                    raise RuntimeError("jupyter lab exited:\n" + (tmp / "server.log").read_text(errors="replace"))
+                try:
+                    with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5):
+                        break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError(f"jupyter lab did not answer within {timeout} s")
+                    time.sleep(0.5)
+            yield base, token
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            log.close()
+
+
+def run_lesson(page, base, token, lesson=LESSON, timeout_ms=90_000):
+    """Open ``lesson`` in JupyterLab, run all its cells and wait until the last one has output."""
+    page.set_default_timeout(timeout_ms)
+    page.goto(f"{base}/lab/tree/{lesson}?reset&token={token}")
+    notebook = page.locator(".jp-NotebookPanel").first
+    notebook.wait_for(state="attached")
+    # the kernel is ready when the toolbar shows its name and the status reads idle
+    page.locator(".jp-NotebookPanel-toolbar").get_by_text("Python 3", exact=False).first.wait_for()
+    page.locator(".jp-NotebookPanel-toolbar [data-status='idle']").first.wait_for(state="attached")
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    cells = notebook.locator(".jp-CodeCell")
+    last = cells.last
+    # a finished code cell shows its execution count in the prompt, e.g. "[13]:"
+    count = cells.count()
+    last.locator(".jp-InputPrompt", has_text=f"[{count}]").wait_for()
+    return notebook
+
+
+@pytest.mark.browser
+def test_welcome_lesson_runs_in_jupyterlab():
+    if _chromium() is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with jupyterlab() as (base, token), sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            notebook = run_lesson(page, base, token)
+            outputs = notebook.locator(".jp-OutputArea-output")
+            assert "grad_fn=<SumBackward0>" in " ".join(outputs.all_inner_texts())
+            last_output = notebook.locator(".jp-CodeCell").last.locator(".jp-OutputArea-output")
+            assert last_output.inner_text().strip() == "(tensor([4., 5.]), tensor([2., 3.]))"
+            assert notebook.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+        finally:
+            browser.close()
+
+
+def screenshot(path):
+    """Save a picture of JupyterLab with the welcome lesson run, for the README."""
+    from playwright.sync_api import sync_playwright
+    with jupyterlab() as (base, token), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1080})
+            notebook = run_lesson(page, base, token)
+            # show a view sharing memory and the autograd example
+            notebook.locator(".jp-Cell").nth(10).evaluate("cell => cell.scrollIntoView({block: 'start'})")
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(path))
+        finally:
+            browser.close()
+
+
+if __name__ == "__main__":
+    import argparse
+    parser = argparse.ArgumentParser(description="Screenshot of the welcome lesson in JupyterLab")
+    parser.add_argument("--screenshot", type=Path, required=True, help="PNG file to write")
+    screenshot(parser.parse_args().screenshot)
