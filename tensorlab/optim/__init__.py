@@ -5,20 +5,12 @@ short file: ``SGD`` (sgd.py), ``Adam`` (adam.py), ``AdamW`` (adamw.py), ``RMSpro
 ``Adagrad`` (adagrad.py). ``lr_scheduler`` changes the learning rate as training goes.
 See course/10_training_loop and course/11_optimizers.
 """
-import importlib
-
+from . import lr_scheduler
+from .adagrad import Adagrad
+from .adam import Adam
+from .adamw import AdamW
 from .optimizer import Optimizer
+from .rmsprop import RMSprop
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]
-
-_LAZY = {"Adam": ".adam", "AdamW": ".adamw", "RMSprop": ".rmsprop", "Adagrad": ".adagrad"}
-
-
-def __getattr__(name):
-    """The other algorithms and ``lr_scheduler`` load on first use."""
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
-    if name == "lr_scheduler":
-        return importlib.import_module(".lr_scheduler", __name__)
-    raise AttributeError(f"module 'tensorlab.optim' has no attribute '{name}'")
