@@ -91,6 +91,12 @@ def reject(dtype, op_name, *dtypes, kernel=None):
         raise NotImplementedError(f'"{kernel or op_name + "_cpu"}" not implemented for \'{legacy}\'')
 
 
+def c_type_name(dtype):
+    """The C++ name PyTorch prints in some dtype errors ("expected ... float != double")."""
+    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}[dtype.name]
+
+
 # -- masking a gradient -----------------------------------------------------------------------
 
 

@@ -8,7 +8,7 @@ See course/04_ops_and_reductions.
 """
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import broadcast_operands, inplace_method, keep_where, zero_where
+from ._pointwise import broadcast_operands, c_type_name, inplace_method, keep_where, zero_where
 from ._util import method, unbroadcast, wrap, xp_of
 from .. import tensor as _t
 
@@ -239,12 +239,7 @@ class LerpTensor(Lerp):
 
 def _same_dtype_as(input, name, other):
     if isinstance(other, Tensor) and other.dtype is not input.dtype and (name != "weight" or other.dim()):
-        raise RuntimeError(f"expected dtype {_c_name(input.dtype)} for `{name}` but got dtype {_c_name(other.dtype)}")
-
-
-def _c_name(dtype):
-    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}[dtype.name]
+        raise RuntimeError(f"expected dtype {c_type_name(input.dtype)} for `{name}` but got dtype {c_type_name(other.dtype)}")
 
 
 @method()

@@ -1,7 +1,10 @@
-"""Reductions: combine elements along dims (sum, mean, ...).
+"""Reductions: combine elements along dims (``sum``, ``mean``, ``prod``, ``all``, ``any``...).
 
 ``dim`` may be an int, a tuple, or None (all dims); ``keepdim=True`` keeps reduced dims with size 1.
-The backward of a reduction *expands* the gradient back over the reduced dims.
+The backward of a reduction *expands* the gradient back over the reduced dims: every input element
+of a sum contributed with weight 1, so each receives the output's gradient (``expand_back``).
+The statistics (var, std, norm, logsumexp) live in reduce_stats.py, the selections (max, min, median,
+mode) in reduce_select.py, the running ones (cumsum, cumprod) in scan.py.
 See course/04_ops_and_reductions.
 """
 from .. import _dtype, _layout
@@ -16,12 +19,13 @@ def reduced_dims(dim, ndim):
     dims = (dim,) if not isinstance(dim, (tuple, list)) else tuple(dim)
     out = tuple(_layout.normalize_dim(d, ndim) for d in dims)
     if len(set(out)) != len(out):
-        raise RuntimeError(f"dim {out[0]} appears multiple times in the list of dims")
+        repeated = next(d for d in out if out.count(d) > 1)
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
     return tuple(d for d in out if ndim > 0)
 
 
 def expand_back(grad, in_shape, dims, keepdim):
-    """Stretch a reduced gradient back to ``in_shape``: re-insert the dims, then expand."""
+    """Stretch a reduced gradient back to ``in_shape``: re-insert the dims, then expand (no copy)."""
     if not keepdim:
         for d in sorted(dims):
             grad = grad.unsqueeze(d)
@@ -42,8 +46,8 @@ class Sum(Function):
     def forward(ctx, x, dim, keepdim, dtype):
         dims = reduced_dims(dim, x.dim())
         ctx.in_shape, ctx.dims, ctx.keepdim = x._shape, dims, keepdim
-        out_dtype = _sum_dtype(x, dtype)
-        return wrap(xp_of(x).sum(x._array, axis=dims, keepdims=keepdim, dtype=out_dtype.np), x.device)
+        out_dtype = _sum_dtype(x, dtype).np
+        return wrap(xp_of(x).sum(x._array, axis=dims, keepdims=keepdim, dtype=out_dtype), x.device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -55,8 +59,8 @@ class SumDim(Sum):
 
 
 @method()
-def sum(input, dim=None, keepdim=False, *, dtype=None):
-    """Add up elements (over ``dim``, or all of them)."""
+def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001 - PyTorch's name
+    """Add up elements (over ``dim``, or all of them). Integers and bools sum to int64."""
     if dim is None:
         return Sum.apply(input, None, False, dtype)
     return SumDim.apply(input, dim, keepdim, dtype)
@@ -88,14 +92,14 @@ class Mean(Function):
         if not (dtype or x.dtype).is_floating_point:
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                f"complex dtype. Got: {x.dtype.name.capitalize() if x.dtype is not _dtype.int64 else 'Long'}")
+                f"complex dtype. Got: {x.dtype._legacy[:-6]}")
         dims = reduced_dims(dim, x.dim())
         ctx.in_shape, ctx.dims, ctx.keepdim = x._shape, dims, keepdim
         ctx.count = _layout.numel([x._shape[d] for d in dims])
         out_dtype = (dtype or x.dtype).np
-        return wrap(xp_of(x).mean(x._array, axis=dims, keepdims=keepdim, dtype=out_dtype).astype(out_dtype,
-                                                                                               copy=False),
-                    x.device)
+        with _errstate():
+            out = xp_of(x).mean(x._array, axis=dims, keepdims=keepdim, dtype=out_dtype)
+        return wrap(out.astype(out_dtype, copy=False), x.device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -108,9 +112,100 @@ class MeanDim(Mean):
 
 @method()
 def mean(input, dim=None, keepdim=False, *, dtype=None):
+    """The average (floating tensors only, or pass ``dtype``)."""
     if dim is None:
         return Mean.apply(input, None, False, dtype)
     return MeanDim.apply(input, dim, keepdim, dtype)
 
 
-__all__ = ["sum", "mean"]
+def _errstate():
+    import numpy as np
+    return np.errstate(all="ignore")
+
+
+# -- prod ----------------------------------------------------------------------------------------
+
+
+class Prod(Function):
+    """The product. Element i's gradient is the product of all the *other* elements: ``out / x_i``
+    when nothing is zero, otherwise (left products) * (right products), which never divides."""
+
+    node_name = "ProdBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim, dtype):
+        dims = reduced_dims(dim, x.dim())
+        ctx.dims, ctx.keepdim = dims, keepdim
+        out = wrap(xp_of(x).prod(x._array, axis=dims, keepdims=keepdim, dtype=_sum_dtype(x, dtype).np), x.device)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, out = ctx.saved_tensors
+        if x.dim() == 0:
+            return grad, None, None, None
+        grad = expand_back(grad, x._shape, ctx.dims, ctx.keepdim)
+        if not (x._array == 0).any():
+            return grad * (expand_back(out, x._shape, ctx.dims, ctx.keepdim) / x), None, None, None
+        if len(ctx.dims) == 1:
+            return _product_of_others(x, ctx.dims[0]) * grad, None, None, None
+        return _product_of_others(x.reshape(-1), 0).reshape(x._shape) * grad, None, None, None
+
+
+class ProdDim(Prod):
+    node_name = "ProdBackward1"
+
+
+def _product_of_others(x, dim):
+    """For each element, the product of the other elements along ``dim``, without dividing:
+    (product of those before it) * (product of those after it), each a cumprod of a shifted copy."""
+    from .copying import cat
+    n = x._shape[dim]
+    ones = x.new_ones(x._shape[:dim] + (1,) + x._shape[dim + 1:])
+    head, tail = (slice(None),) * dim + (slice(0, n - 1),), (slice(None),) * dim + (slice(1, n),)
+    before = cat([ones, x[head]], dim).cumprod(dim)
+    after = cat([ones, x[tail].flip(dim)], dim).cumprod(dim).flip(dim)
+    return before * after
+
+
+@method()
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    """Multiply elements (over one ``dim``, or all). Integers and bools multiply as int64."""
+    if dim is None:
+        return Prod.apply(input, None, False, dtype)
+    if isinstance(dim, (tuple, list)):
+        raise TypeError("prod() received an invalid combination of arguments - got (tuple), but expected one "
+                        "of: (*, torch.dtype dtype = None) or (int dim, bool keepdim = False, *, "
+                        "torch.dtype dtype = None)")
+    return ProdDim.apply(input, dim, keepdim, dtype)
+
+
+# -- boolean reductions -----------------------------------------------------------------------
+
+
+def _logical_reduction(name):
+    def reduce(input, dim=None, keepdim=False):
+        dims = reduced_dims(dim, input.dim())
+        out = getattr(xp_of(input), name)(input._array, axis=dims, keepdims=keepdim)
+        if input.dtype is _dtype.uint8:  # PyTorch keeps uint8 for all/any of uint8
+            out = out.astype("uint8")
+        return wrap(out, input.device)
+    reduce.__name__ = reduce.__qualname__ = name
+    reduce.__doc__ = f"True if {'every' if name == 'all' else 'any'} element (over ``dim``) is nonzero."
+    return method(name)(reduce)
+
+
+# named with a trailing _ here so the module keeps Python's own all/any; exported as tensorlab.all/any
+all_ = _logical_reduction("all")
+any_ = _logical_reduction("any")
+
+
+@method()
+def count_nonzero(input, dim=None):
+    """How many elements (over ``dim``) are not zero, as int64."""
+    dims = reduced_dims(dim, input.dim())
+    return wrap(xp_of(input).count_nonzero(input._array, axis=dims).astype("int64"), input.device)
+
+
+__all__ = ["sum", "mean", "prod", "all", "any", "count_nonzero"]
