@@ -360,3 +360,39 @@ def test_closure_works_for_every_optimizer():
         for _ in range(20):
             last = opt.step(closure).item()
         assert last < first, name
+
+
+def test_a_user_written_optimizer_gets_hooks_and_scheduling(torch):
+    """The tutorial pattern: subclass Optimizer, pass defaults, write step under no_grad."""
+    class PlainSGD(optim.Optimizer):
+        def __init__(self, params, lr):
+            super().__init__(params, {"lr": lr})
+
+        @tensorlab.no_grad()
+        def step(self, closure=None):
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        p.add_(p.grad, alpha=-group["lr"])
+
+    a = tensorlab.tensor([1.0, 2.0], requires_grad=True)
+    opt = PlainSGD([a], lr=0.5)
+    calls = []
+    opt.register_step_post_hook(lambda o, args, kwargs: calls.append(o))
+    sched = optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+    a.grad = tensorlab.tensor([1.0, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        opt.step()
+        sched.step()
+    assert a.tolist() == [0.5, 1.5] and calls == [opt] and opt.param_groups[0]["lr"] == 0.25
+    assert a.is_leaf and a.requires_grad
+
+
+def test_state_is_keyed_by_the_parameter_itself():
+    a, b = tensorlab.zeros(2, requires_grad=True), tensorlab.zeros(3, requires_grad=True)
+    opt = optim.Adam([a, b], lr=0.1)
+    a.grad, b.grad = tensorlab.ones(2), tensorlab.ones(3)
+    opt.step()
+    assert set(map(id, opt.state)) == {id(a), id(b)}
+    assert opt.state_dict()["state"][1]["exp_avg"] is opt.state[b]["exp_avg"]
