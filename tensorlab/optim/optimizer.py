@@ -17,13 +17,13 @@ gradients before the next backward (by default it sets them to ``None``).
 saved and loaded into a fresh optimizer built over the same parameters.
 See course/10_training_loop and course/11_optimizers.
 """
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from copy import deepcopy
 import functools
 import warnings
 
 from ..tensor import Tensor
-from ..autograd.graph import _HookDict, add_hook
+from ..autograd.graph import add_hook
 
 __all__ = ["Optimizer", "required"]
 
@@ -79,8 +79,8 @@ class Optimizer:
 
     def __init__(self, params, defaults):
         self.defaults = defaults
-        self._optimizer_step_pre_hooks = _HookDict()
-        self._optimizer_step_post_hooks = _HookDict()
+        self._optimizer_step_pre_hooks = OrderedDict()
+        self._optimizer_step_post_hooks = OrderedDict()
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors "
                             f"or dicts, but got {_typename(params)}")
@@ -235,8 +235,8 @@ class Optimizer:
     def __setstate__(self, state):
         """Subclasses extend this to fill in options that older checkpoints lack."""
         self.__dict__.update(state)
-        self.__dict__.setdefault("_optimizer_step_pre_hooks", _HookDict())
-        self.__dict__.setdefault("_optimizer_step_post_hooks", _HookDict())
+        self.__dict__.setdefault("_optimizer_step_pre_hooks", OrderedDict())
+        self.__dict__.setdefault("_optimizer_step_post_hooks", OrderedDict())
         self.defaults.setdefault("differentiable", False)
 
     def __repr__(self):
