@@ -9,8 +9,9 @@ in the file. See course/13_saving_and_loading.
 **What can be saved**: tensors (and ``nn.Parameter``), ``None``, ``bool``, ``int``, ``float``,
 ``str``, ``tensorlab.Size``, dtypes, devices, and ``list``/``tuple``/``dict``/``OrderedDict``/
 ``Counter`` containers of these (dict keys too) -- everything a ``state_dict`` of a model, optimizer
-or lr scheduler holds. (NumPy scalars are saved as the matching Python number.) An ``OrderedDict``'s order and its ``_metadata`` attribute are kept. Other
-objects (a whole ``nn.Module``, a NumPy array, a lambda) raise ``TypeError``: save ``state_dict()``.
+or lr scheduler holds. NumPy scalars are saved as the matching Python number. An ``OrderedDict``'s
+order and its ``_metadata`` attribute are kept. Other objects (a whole ``nn.Module``, a NumPy array,
+a lambda) raise ``TypeError``: save ``state_dict()`` instead.
 
 **Sharing**: the same tensor object reached twice is written once and loads as one object. Distinct
 tensors -- even two views of one storage -- are each written as their own (contiguous) data and load
@@ -351,7 +352,7 @@ def _check_blocks(blocks, data_nbytes):
     offset = 0
     for block in _list(blocks, "blocks"):
         ok = isinstance(block, dict) and isinstance(block.get("name"), str) and all(
-            isinstance(block.get(k), int) and not isinstance(block.get(k), bool) for k in ("offset", "nbytes", "crc32"))
+            type(block.get(k)) is int for k in ("offset", "nbytes", "crc32"))
         if not ok or block["offset"] != offset or block["nbytes"] < 0:
             raise CheckpointError("malformed checkpoint: bad data block description")
         offset += block["nbytes"]
