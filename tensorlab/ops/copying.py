@@ -39,6 +39,12 @@ def is_dense(t):
     return True
 
 
+def c_contiguous(xp, array):
+    """``array`` in row-major memory order (a copy if needed); 0-d arrays stay 0-d, unlike NumPy's
+    ``ascontiguousarray``."""
+    return xp.ascontiguousarray(array).reshape(array.shape)
+
+
 def like_layout(x, array):
     """``array`` (shaped like ``x``) laid out in memory as ``x`` is, when ``x`` is dense.
 
@@ -50,7 +56,7 @@ def like_layout(x, array):
         out = xp.empty_like(x._array, dtype=array.dtype, order="K")
         out[...] = array
         return out
-    return xp.ascontiguousarray(array)
+    return c_contiguous(xp, array)
 
 
 # -- joining: cat and stack ----------------------------------------------------------------------
@@ -99,7 +105,7 @@ class Cat(Function):
     def backward(ctx, grad):
         grads, start = [None], 0
         for shape, dtype, skipped in ctx.pieces:
-            if skipped:
+            if skipped or 0 in grad._shape:  # nothing to slice: the gradient is empty
                 grads.append(grad.new_zeros(shape, dtype=dtype))
                 continue
             size = shape[ctx.dim or 0]
@@ -227,7 +233,7 @@ class Repeat(Function):
             raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {_shape_str(out_shape)}")
         ctx.in_shape, ctx.padded, ctx.repeats = x._shape, padded, repeats
         xp = xp_of(x)
-        return wrap(xp.ascontiguousarray(xp.tile(x._array.reshape(padded), repeats)), x.device)
+        return wrap(c_contiguous(xp, xp.tile(x._array.reshape(padded), repeats)), x.device)
 
     @staticmethod
     def backward(ctx, grad):

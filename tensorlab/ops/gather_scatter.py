@@ -12,6 +12,7 @@ import operator
 from .. import _dtype, _layout
 from ..autograd.function import Function
 from ._util import method, wrap, xp_of
+from .copying import c_contiguous
 from .inplace import apply_inplace
 from .. import tensor as _t
 
@@ -161,7 +162,7 @@ def _arange_like(index, dim):
     n = (index._shape or (1,))[dim]
     shape[dim] = n
     positions = xp.broadcast_to(xp.arange(n).reshape(shape), index._shape or (1,))
-    return wrap(xp.ascontiguousarray(positions).reshape(index._shape), index.device)
+    return wrap(c_contiguous(xp, positions).reshape(index._shape), index.device)
 
 
 class Scatter(Function):

@@ -9,7 +9,7 @@ See course/05_indexing_and_gather.
 from .. import _dtype, _layout
 from ..autograd.function import Function
 from ._util import method, operands, unbroadcast, wrap, xp_of
-from .copying import cat, is_dense
+from .copying import c_contiguous, cat, is_dense
 from .inplace import apply_inplace
 from .gather_scatter import legacy_name
 from .. import tensor as _t
@@ -36,7 +36,7 @@ class MaskedFill(Function):
         out = xp.where(mask._array, xp.asarray(fill, dtype=x.dtype.np), x._array)
         ctx.save_for_backward(mask)
         ctx.in_shape = x._shape
-        return wrap(xp.ascontiguousarray(xp.broadcast_to(out, shape)), x.device)
+        return wrap(c_contiguous(xp, xp.broadcast_to(out, shape)), x.device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -155,7 +155,7 @@ def _result_layout(xp, array, candidates):
             out = xp.empty_like(t._array, dtype=array.dtype, order="K")
             out[...] = array
             return out
-    return xp.ascontiguousarray(array)
+    return c_contiguous(xp, array)
 
 
 class Where(Function):
@@ -199,8 +199,8 @@ def nonzero(input, *, as_tuple=False, out=None):
     array = input._array if input.dim() or not as_tuple else input._array.reshape(1)
     positions = xp.argwhere(array)
     if as_tuple:
-        return tuple(wrap(xp.ascontiguousarray(positions[:, d]), input.device) for d in range(array.ndim))
-    return wrap(xp.ascontiguousarray(positions).astype(xp.int64), input.device)
+        return tuple(wrap(c_contiguous(xp, positions[:, d]), input.device) for d in range(array.ndim))
+    return wrap(c_contiguous(xp, positions).astype(xp.int64), input.device)
 
 
 @method()

@@ -10,7 +10,7 @@ import operator
 from .. import _layout
 from ..autograd.function import Function
 from ._util import method, wrap, xp_of
-from .copying import _ints, like_layout
+from .copying import _ints, c_contiguous, like_layout
 from .inplace import apply_inplace
 
 
@@ -28,7 +28,7 @@ class Flip(Function):
     @staticmethod
     def forward(ctx, x, dims):
         ctx.dims = _unique_dims(dims, x.dim())
-        flipped = xp_of(x).flip(x._array, axis=ctx.dims) if x.dim() else x._array
+        flipped = xp_of(x).flip(x._array, axis=ctx.dims) if x.dim() else x._array.copy()
         return wrap(like_layout(x, flipped), x.device)
 
     @staticmethod
@@ -72,7 +72,7 @@ class Roll(Function):
             rolled = xp.roll(x._array.reshape(-1), shifts[0]).reshape(x._shape)
         else:
             rolled = xp.roll(x._array, shifts, axis=dims)
-        return wrap(xp.ascontiguousarray(rolled), x.device)
+        return wrap(c_contiguous(xp, rolled), x.device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -98,7 +98,7 @@ def _triangle(x, diagonal, upper):
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     xp = xp_of(x)
     kept = (xp.triu if upper else xp.tril)(x._array, diagonal)
-    return wrap(xp.ascontiguousarray(kept), x.device)
+    return wrap(c_contiguous(xp, kept), x.device)
 
 
 class Tril(Function):

@@ -11,7 +11,7 @@ import operator
 from .. import _dtype, _layout, return_types
 from ..autograd.function import Function
 from ._util import method, wrap, xp_of
-from .copying import like_layout
+from .copying import c_contiguous, like_layout
 from .gather_scatter import legacy_name
 from .. import tensor as _t
 
@@ -104,9 +104,9 @@ class Topk(Function):
         if not x.dim():
             values, indices = values.reshape(()), indices.reshape(())
         ctx.dim, ctx.in_shape = d, x._shape
-        indices = wrap(xp.ascontiguousarray(indices), x.device)
+        indices = wrap(c_contiguous(xp, indices), x.device)
         ctx.save_for_backward(indices)
-        return wrap(xp.ascontiguousarray(values), x.device), indices
+        return wrap(c_contiguous(xp, values), x.device), indices
 
     @staticmethod
     def backward(ctx, grad, _):
@@ -136,9 +136,9 @@ class Kthvalue(Function):
         if not keepdim or not x.dim():
             values, indices = values.squeeze(d), indices.squeeze(d)
         ctx.dim, ctx.in_shape, ctx.keepdim = d, x._shape, keepdim
-        indices = wrap(xp.ascontiguousarray(indices), x.device)
+        indices = wrap(c_contiguous(xp, indices), x.device)
         ctx.save_for_backward(indices)
-        return wrap(xp.ascontiguousarray(values), x.device), indices
+        return wrap(c_contiguous(xp, values), x.device), indices
 
     @staticmethod
     def backward(ctx, grad, _):
@@ -205,7 +205,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     else:
         d = _layout.normalize_dim(dim, input.dim())
         values, inverse, counts = xp.unique(input._array, return_inverse=True, return_counts=True, axis=d)
-        values, inverse = xp.ascontiguousarray(values), inverse.reshape(-1)
+        values, inverse = c_contiguous(xp, values), inverse.reshape(-1)
     return _unique_result(values, inverse.astype(int64), counts.astype(int64), return_inverse, return_counts,
                           input.device)
 
@@ -226,7 +226,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     starts = _consecutive_groups(xp, array, d)
     inverse = xp.cumsum(starts) - 1
     first = xp.nonzero(starts)[0]
-    values = xp.ascontiguousarray(xp.take(array, first, axis=d))
+    values = c_contiguous(xp, xp.take(array, first, axis=d))
     counts = xp.diff(xp.concatenate([first, xp.asarray([len(starts)])]))
     inverse = inverse.reshape(input._shape) if dim is None else inverse
     return _unique_result(values, inverse.astype(xp.int64), counts.astype(xp.int64), return_inverse,
