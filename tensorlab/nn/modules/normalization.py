@@ -1,0 +1,166 @@
+"""Normalisation layers: BatchNorm (per channel, over the batch), LayerNorm (per sample, over its
+features), GroupNorm (per sample, over groups of channels).
+
+BatchNorm is the one layer whose *buffers* change during training: ``running_mean`` and
+``running_var`` track the statistics seen so far (an exponential average with ``momentum``, or a
+plain average when ``momentum=None``), and ``num_batches_tracked`` counts the batches. In
+``eval()`` mode it normalises with those instead of the batch's own statistics.
+See course/13_normalization.
+"""
+import numbers
+
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+
+def _tensor(fill, *shape, device=None, dtype=None):
+    from ...ops.creation import full
+    return full(shape, fill, device=device, dtype=dtype)
+
+
+class _BatchNorm(Module):
+    _version = 2
+    _input_dims = ()
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None, *, bias=True):
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = Parameter(_tensor(1.0, num_features, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_tensor(0.0, num_features, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            from ... import _dtype
+            self.register_buffer("running_mean", _tensor(0.0, num_features, device=device, dtype=dtype))
+            self.register_buffer("running_var", _tensor(1.0, num_features, device=device, dtype=dtype))
+            self.register_buffer("num_batches_tracked", _tensor(0, device=device, dtype=_dtype.int64))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def _check_input_dim(self, input):
+        if input.dim() not in self._input_dims:
+            raise ValueError(self._dims_message.format(input.dim()))
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:   # cumulative average: batch k gets weight 1/k
+                factor = 1.0 / float(self.num_batches_tracked)
+        use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
+        track = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if track else None, self.running_var if track else None,
+                            self.weight, self.bias, use_batch_stats, factor, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch norm over (N, C) or (N, C, L) inputs."""
+
+    _input_dims = (2, 3)
+    _dims_message = "expected 2D or 3D input (got {}D input)"
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch norm over (N, C, H, W) images: one mean/variance per channel."""
+
+    _input_dims = (4,)
+    _dims_message = "expected 4D input (got {}D input)"
+
+
+class BatchNorm3d(_BatchNorm):
+    _input_dims = (5,)
+    _dims_message = "expected 5D input (got {}D input)"
+
+
+class LayerNorm(Module):
+    """Normalise each sample over its last dims (``normalized_shape``), then scale and shift."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(_tensor(1.0, *self.normalized_shape, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_tensor(0.0, *self.normalized_shape, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
+
+
+class GroupNorm(Module):
+    """Normalise each sample over groups of ``num_channels / num_groups`` channels."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        if affine:
+            self.weight = Parameter(_tensor(1.0, num_channels, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_tensor(0.0, num_channels, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")

@@ -1,0 +1,215 @@
+"""Convolution as one matrix product: the im2col trick, built from a strided view.
+
+A 2-d convolution slides a (C, kh, kw) kernel over the (zero-padded) input. Written as loops it is
+six nested for-loops. The trick: ``as_strided`` gives, *without copying*, a view
+``windows[n, c, i, j, ki, kj] = x[n, c, i*stride + ki*dilation, j*stride + kj*dilation]`` -- every
+window the kernel will visit. Reshaped to a matrix ("im2col": one row per output pixel, one column
+per (channel, kernel position)), the whole convolution is one matmul with the flattened weight.
+
+Backward is two more matrix products:
+* weight gradient  = grad_output^T @ windows           (``ConvWeightGrad``)
+* input gradient   = grad_output @ weight, then "col2im": add each window's gradient back onto the
+  pixels it was read from (a loop over the kh*kw kernel *positions*, never over pixels).
+The input gradient of a convolution is a *transposed* convolution, and vice versa, so one Function
+with a ``transposed`` flag (PyTorch's ``aten::convolution``) covers both directions -- and double
+backward comes for free. Groups split channels into independent convolutions (a batch of matmuls).
+See course/12_convolution.
+"""
+import math
+
+import numpy as np
+
+from ..autograd.function import Function
+from ._util import wrap, xp_of
+
+
+# -- array helpers: windows, im2col, col2im --------------------------------------------------------
+
+
+def pad_array(xp, a, pads):
+    """Zero-pad the spatial dims (all but the first two) by ``pads``: one (before, after) per dim."""
+    if not any(lo or hi for lo, hi in pads):
+        return a
+    return xp.pad(a, [(0, 0), (0, 0)] + [tuple(p) for p in pads])
+
+
+def windows(xp, a, kernel, stride, dilation, out_size=None):
+    """The view ``(N, C, *out, *kernel)`` of every kernel window over ``a`` -- no copy.
+
+    Its strides: moving one output position jumps ``stride`` input positions, moving one kernel
+    position jumps ``dilation`` input positions.
+    """
+    spatial = a.shape[2:]
+    out = out_size or tuple((s - d * (k - 1) - 1) // st + 1
+                            for s, k, st, d in zip(spatial, kernel, stride, dilation))
+    item_strides = a.strides[2:]
+    shape = a.shape[:2] + tuple(out) + tuple(kernel)
+    strides = (a.strides[:2] + tuple(s * st for s, st in zip(item_strides, stride))
+               + tuple(s * d for s, d in zip(item_strides, dilation)))
+    return xp.lib.stride_tricks.as_strided(a, shape, strides)
+
+
+def im2col(xp, a, kernel, stride, dilation, groups, out_size=None):
+    """Windows as a batch of matrices ``(groups, N * out_pixels, C/groups * kernel_numel)`` (a copy)."""
+    win = windows(xp, a, kernel, stride, dilation, out_size)
+    n, c, nd = a.shape[0], a.shape[1], len(kernel)
+    out = win.shape[2:2 + nd]
+    win = win.reshape((n, groups, c // groups) + out + tuple(kernel))
+    # -> (groups, N, *out, C/groups, *kernel): rows are output pixels, columns are what each one reads
+    order = (1, 0) + tuple(range(3, 3 + nd)) + (2,) + tuple(range(3 + nd, 3 + 2 * nd))
+    cols = win.transpose(order).reshape(groups, n * math.prod(out), (c // groups) * math.prod(kernel))
+    return cols, out
+
+
+def col2im(xp, cols, padded_shape, kernel, stride, dilation):
+    """Inverse of the windows view: add ``cols`` (N, C, *kernel, *out) onto an (N, C, *padded) zero
+    array, each value at the pixel its window read it from. One slice-add per kernel position."""
+    nd = len(kernel)
+    out = cols.shape[2 + nd:]
+    result = xp.zeros(padded_shape, dtype=cols.dtype)
+    for pos in np.ndindex(*kernel):
+        region = tuple(slice(p * d, p * d + st * (o - 1) + 1, st)
+                       for p, d, st, o in zip(pos, dilation, stride, out))
+        result[(slice(None), slice(None)) + region] += cols[(slice(None), slice(None)) + pos]
+    return result
+
+
+def crop(a, pads):
+    """Remove ``pads`` from the spatial dims of ``a``."""
+    return a[(slice(None), slice(None)) + tuple(slice(lo, a.shape[2 + i] - hi) for i, (lo, hi) in enumerate(pads))]
+
+
+def conv_array(xp, x, w, stride, pads, dilation, groups):
+    """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k) -> (N, O, *out)."""
+    kernel = w.shape[2:]
+    cols, out = im2col(xp, pad_array(xp, x, pads), kernel, stride, dilation, groups)
+    o = w.shape[0]
+    w_mat = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)      # (G, C/G * k, O/G)
+    y = cols @ w_mat                                                     # (G, N * pixels, O/G)
+    y = y.reshape((groups, x.shape[0]) + out + (o // groups,))
+    y = xp.moveaxis(y, 1, 0)                                             # (N, G, *out, O/G)
+    y = xp.moveaxis(y, -1, 2)                                            # (N, G, O/G, *out)
+    return xp.ascontiguousarray(y).reshape((x.shape[0], o) + out)
+
+
+def conv_input_grad_array(xp, gy, w, spatial, stride, pads, dilation, groups):
+    """The gradient of ``conv_array`` w.r.t. its input of spatial size ``spatial`` -- which is also a
+    transposed convolution of ``gy`` with ``w``."""
+    n, o = gy.shape[:2]
+    kernel, nd = w.shape[2:], w.ndim - 2
+    out = gy.shape[2:]
+    cg = w.shape[1]
+    gy_mat = xp.moveaxis(gy.reshape((n, groups, o // groups) + out), 2, -1)   # (N, G, *out, O/G)
+    gy_mat = xp.moveaxis(gy_mat, 1, 0).reshape(groups, -1, o // groups)      # (G, N * pixels, O/G)
+    cols = gy_mat @ w.reshape(groups, o // groups, -1)                        # (G, N * pixels, C/G * k)
+    cols = cols.reshape((groups, n) + tuple(out) + (cg,) + tuple(kernel))
+    # -> (N, G, C/G, *kernel, *out), then merge (G, C/G) into C
+    order = (1, 0, 2 + nd) + tuple(range(3 + nd, 3 + 2 * nd)) + tuple(range(2, 2 + nd))
+    cols = cols.transpose(order).reshape((n, groups * cg) + tuple(kernel) + tuple(out))
+    padded = (n, groups * cg) + tuple(s + lo + hi for s, (lo, hi) in zip(spatial, pads))
+    return crop(col2im(xp, cols, padded, kernel, stride, dilation), pads)
+
+
+def conv_weight_grad_array(xp, x, gy, kernel, stride, pads, dilation, groups):
+    """The gradient of ``conv_array`` w.r.t. its weight: grad_output^T @ im2col(input)."""
+    n, o = gy.shape[:2]
+    out = gy.shape[2:]
+    cols, _ = im2col(xp, pad_array(xp, x, pads), kernel, stride, dilation, groups, out_size=out)
+    gy_mat = xp.moveaxis(gy.reshape((n, groups, o // groups, -1)), 1, 0)      # (G, N, O/G, pixels)
+    gy_mat = xp.moveaxis(gy_mat, 2, 1).reshape(groups, o // groups, -1)       # (G, O/G, N * pixels)
+    gw = gy_mat @ cols                                                          # (G, O/G, C/G * k)
+    return gw.reshape((o, x.shape[1] // groups) + tuple(kernel))
+
+
+def transposed_size(in_size, kernel, stride, pads, dilation, output_padding):
+    """Spatial size of a transposed convolution's output."""
+    return tuple((i - 1) * st - lo - hi + d * (k - 1) + op + 1
+                 for i, k, st, (lo, hi), d, op in zip(in_size, kernel, stride, pads, dilation, output_padding))
+
+
+def _output_padding_to_reach(target, in_size, kernel, stride, pads, dilation):
+    zero = (0,) * len(target)
+    reached = transposed_size(in_size, kernel, stride, pads, dilation, zero)
+    return tuple(t - r for t, r in zip(target, reached))
+
+
+# -- the autograd Functions ------------------------------------------------------------------------
+
+
+class Convolution(Function):
+    """``aten::convolution``: a convolution, or (``transposed=True``) its transpose, plus bias.
+
+    ``padding`` is one (before, after) pair per spatial dim; ``output_padding`` (transposed only)
+    adds rows/columns at the end of the output.
+    """
+
+    node_name = "ConvolutionBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+        xp = xp_of(x)
+        if transposed:
+            spatial = transposed_size(x._shape[2:], weight._shape[2:], stride, padding, dilation,
+                                      output_padding)
+            y = conv_input_grad_array(xp, x._array, weight._array, spatial, stride, padding, dilation, groups)
+        else:
+            y = conv_array(xp, x._array, weight._array, stride, padding, dilation, groups)
+        if bias is not None:
+            y += bias._array.reshape((1, -1) + (1,) * (y.ndim - 2))
+        ctx.save_for_backward(x, weight)
+        ctx.params = (stride, padding, dilation, groups)
+        ctx.transposed, ctx.has_bias = transposed, bias is not None
+        return wrap(y, x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, weight = ctx.saved_tensors
+        stride, padding, dilation, groups = ctx.params
+        kernel = weight._shape[2:]
+        gx = gw = gb = None
+        if ctx.needs_input_grad[0]:
+            if ctx.transposed:   # the input grad of a transposed conv is an ordinary conv
+                gx = Convolution.apply(grad, weight, None, stride, padding, dilation, False,
+                                       (0,) * len(kernel), groups)
+            else:                # ... and the input grad of a conv is a transposed conv
+                op = _output_padding_to_reach(x._shape[2:], grad._shape[2:], kernel, stride, padding, dilation)
+                gx = Convolution.apply(grad, weight, None, stride, padding, dilation, True, op, groups)
+        if ctx.needs_input_grad[1]:
+            if ctx.transposed:   # roles swap: the transposed conv's output grad is the "input"
+                gw = ConvWeightGrad.apply(grad, x, kernel, stride, padding, dilation, groups)
+            else:
+                gw = ConvWeightGrad.apply(x, grad, kernel, stride, padding, dilation, groups)
+        if ctx.has_bias and ctx.needs_input_grad[2]:
+            gb = grad.sum((0,) + tuple(range(2, grad.dim())))
+        return gx, gw, gb, None, None, None, None, None, None
+
+
+class ConvWeightGrad(Function):
+    """The weight gradient of a convolution of ``x`` producing output gradient ``gy``. It is linear in
+    each argument, and its own backward is again two convolutions."""
+
+    node_name = "ConvolutionBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, x, gy, kernel, stride, padding, dilation, groups):
+        ctx.save_for_backward(x, gy)
+        ctx.params = (kernel, stride, padding, dilation, groups)
+        return wrap(conv_weight_grad_array(xp_of(x), x._array, gy._array, kernel, stride, padding, dilation,
+                                           groups), x.device)
+
+    @staticmethod
+    def backward(ctx, ggw):
+        x, gy = ctx.saved_tensors
+        kernel, stride, padding, dilation, groups = ctx.params
+        gx = ggy = None
+        if ctx.needs_input_grad[0]:
+            op = _output_padding_to_reach(x._shape[2:], gy._shape[2:], kernel, stride, padding, dilation)
+            gx = Convolution.apply(gy, ggw, None, stride, padding, dilation, True, op, groups)
+        if ctx.needs_input_grad[1]:
+            ggy = Convolution.apply(x, ggw, None, stride, padding, dilation, False, (0,) * len(kernel), groups)
+            if ggy._shape != gy._shape:  # windows past the end that the forward never used
+                ggy = ggy[(slice(None), slice(None)) + tuple(slice(0, s) for s in gy._shape[2:])]
+        return gx, ggy, None, None, None, None, None
+
+
+__all__ = []
