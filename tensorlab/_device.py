@@ -1,23 +1,37 @@
 """Devices: where a tensor's storage lives. "cpu" uses NumPy; "cuda" uses CuPy when installed.
 
 ``repr`` matches PyTorch (``device(type='cpu')``) so lesson output reads the same.
+See course/01_tensors.
 """
+
+_KNOWN = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, meta, "
+          "hpu, mtia, privateuseone")
 
 
 class device:
+    """A device type (``'cpu'`` or ``'cuda'``) and an optional index: ``device('cuda:1')``,
+    ``device('cuda', 1)``, ``device('cpu')``."""
+
     __slots__ = ("type", "index")
 
     def __init__(self, type, index=None):  # noqa: A002 - PyTorch's argument name
         if isinstance(type, device):
             type, index = type.type, type.index
-        elif isinstance(type, str) and ":" in type:
-            type, _, idx = type.partition(":")
-            index = int(idx)
-        elif isinstance(type, int):
+        elif isinstance(type, int) and not isinstance(type, bool):
             type, index = "cuda", type
+        elif isinstance(type, str) and ":" in type:
+            name, _, idx = type.partition(":")
+            if not idx.isdigit():
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            type, index = name, int(idx)
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got ({type!r})")
         if type not in ("cpu", "cuda"):
-            raise RuntimeError(
-                f"Expected one of cpu, cuda device type at start of device string: {type}")
+            if type in _KNOWN.split(", "):
+                raise RuntimeError(f"tensorlab supports only the cpu and cuda device types, not {type}")
+            raise RuntimeError(f"Expected one of {_KNOWN} device type at start of device string: {type}")
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
         self.type, self.index = type, index
 
     def __repr__(self):
@@ -29,19 +43,23 @@ class device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other):
-        if isinstance(other, str):
-            other = device(other)
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self):
         return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (self.type, self.index))
 
 
 CPU = device("cpu")
 
 
 def as_device(d):
-    """Normalise a device argument (None, str, int or device) to a device; cuda gets index 0."""
+    """Normalise a device argument (None, str, int or device) to a device; cuda gets index 0.
+
+    A tensor's device is always concrete: ``"cuda"`` means the current GPU, ``cuda:0``.
+    """
     if d is None:
         return CPU
     d = d if isinstance(d, device) else device(d)

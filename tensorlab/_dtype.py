@@ -141,3 +141,50 @@ def result_type(*operands):
             # a lower tier raises the category only; a Python float becomes the default dtype
             result = _default_dtype if (tier == 2 and d._category == _FLOAT) else d
     return result
+
+
+def can_cast(from_, to):
+    """Whether PyTorch's in-place/``out=`` casting rule allows ``from_`` -> ``to``: never to a lower
+    category (float -> int, int -> bool).
+
+    >>> can_cast(int32, float32), can_cast(float32, int32)
+    (True, False)
+    """
+    return from_._category <= to._category
+
+
+class finfo:
+    """Limits of a floating dtype: ``finfo(float32).eps`` is the gap between 1.0 and the next float."""
+
+    def __init__(self, type=None):  # noqa: A002 - PyTorch's argument name
+        type = type or _default_dtype
+        if not type.is_floating_point:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
+        info = np.finfo(type.np)
+        self.dtype, self.bits = type.name, info.bits
+        real = _builtins.float  # this module's ``float`` is the dtype
+        self.eps, self.max, self.min = real(info.eps), real(info.max), real(info.min)
+        self.tiny = self.smallest_normal = real(info.smallest_normal)
+        self.resolution = real(info.resolution)
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """Limits of an integer dtype: ``iinfo(int8).min`` is -128."""
+
+    def __init__(self, type):  # noqa: A002 - PyTorch's argument name
+        if type is bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if type.is_floating_point:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle "
+                            "'torch.iinfo'")
+        info = np.iinfo(type.np)
+        self.dtype, self.bits, self.min, self.max = type.name, info.bits, _builtins.int(info.min), \
+            _builtins.int(info.max)
+
+    def __repr__(self):
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

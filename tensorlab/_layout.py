@@ -2,11 +2,21 @@
 
 A tensor is a window onto a flat storage. Element ``(i0, i1, ..., ik)`` lives at position
 ``offset + i0*stride[0] + i1*stride[1] + ... + ik*stride[k]``. Every view op (transpose, slicing,
-expand, view, ...) only computes a new ``(offset, shape, strides)`` -- the functions below.
+expand, view, unfold, diagonal, ...) only computes a new ``(offset, shape, strides)`` -- the
+functions below. Nothing here touches memory, so every function can be tried on paper.
 See course/02_storage_and_strides and course/03_views_and_broadcasting.
 """
 import math
 import operator
+
+
+def _fmt(shape):
+    """``[2, 3]``: how PyTorch writes a shape inside an error message.
+
+    >>> _fmt((2, 3))
+    '[2, 3]'
+    """
+    return "[" + ", ".join(map(str, shape)) + "]"
 
 
 def numel(shape):
@@ -23,6 +33,8 @@ def contiguous_strides(shape):
 
     >>> contiguous_strides((2, 3, 4))
     (12, 4, 1)
+    >>> contiguous_strides((2, 0, 3))   # a size-0 dim counts as 1, as in PyTorch
+    (3, 3, 1)
     """
     strides, step = [], 1
     for size in reversed(shape):
@@ -56,15 +68,113 @@ def memory_position(index, strides, offset=0):
 
     >>> memory_position((1, 2), (3, 1))  # row 1, column 2 of a contiguous 2x3
     5
+    >>> memory_position((1, 2), (1, 3))  # the same element of its transpose's layout
+    7
     """
     return offset + sum(i * s for i, s in zip(index, strides))
+
+
+def storage_span(shape, strides, offset=0):
+    """How many storage elements a layout needs: one past the furthest position it can read.
+
+    >>> storage_span((2, 3), (3, 1)), storage_span((2, 3), (3, 1), 4), storage_span((0, 3), (3, 1))
+    (6, 10, 0)
+    """
+    if 0 in shape:
+        return 0
+    return offset + sum((n - 1) * s for n, s in zip(shape, strides)) + 1
+
+
+class memory_format:
+    """A name for a memory order, as in ``x.clone(memory_format=torch.contiguous_format)``."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+contiguous_format = memory_format("contiguous_format")  # row-major
+preserve_format = memory_format("preserve_format")      # keep the input's order (the default)
+channels_last = memory_format("channels_last")          # NHWC; tensorlab accepts the name only
+
+
+def is_non_overlapping_and_dense(shape, strides):
+    """True when the elements fill a block of storage exactly once, in *some* order of the dims.
+
+    A transposed matrix is dense (just not row-major); a sliced or expanded one is not.
+
+    >>> is_non_overlapping_and_dense((3, 2), (1, 3)), is_non_overlapping_and_dense((2, 2), (4, 1))
+    (True, False)
+    """
+    dims = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: strides[d])
+    expected = 1
+    for d in dims:
+        if strides[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def may_overlap(shape, strides):
+    """True when two different indices may read the same storage position (e.g. after ``expand``).
+
+    >>> may_overlap((3, 4), (1, 0)), may_overlap((3, 4), (4, 1)), may_overlap((3, 2), (1, 2))
+    (True, False, True)
+    """
+    reach = 0  # the furthest position (from the first) reached by the dims seen so far
+    for d in sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: strides[d]):
+        if strides[d] <= reach:
+            return True
+        reach += strides[d] * (shape[d] - 1)
+    return False
+
+
+def dense_strides_like(shape, strides):
+    """Strides for a fresh dense copy that keeps the input's memory order (PyTorch's preserve_format).
+
+    A dense input keeps its strides exactly. Otherwise the dims are ordered by stride (dims with
+    stride 0 stay where a row-major layout would put them) and packed without gaps.
+
+    >>> dense_strides_like((3, 2), (1, 3)), dense_strides_like((3, 2, 3), (4, 12, 1))
+    ((1, 3), (3, 9, 1))
+    """
+    if is_non_overlapping_and_dense(shape, strides):
+        return tuple(strides)
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))  # innermost dim first
+
+    def order(a, b):  # >0: dim a belongs outside dim b; 0: undecided
+        if strides[a] == 0 or strides[b] == 0:
+            return 0
+        if strides[a] != strides[b]:
+            return 1 if strides[a] > strides[b] else -1
+        return 1 if shape[a] > shape[b] else 0
+
+    for i in range(1, ndim):  # a stable insertion sort that skips undecided pairs
+        moving = i
+        for prev in range(i - 1, -1, -1):
+            c = order(perm[prev], perm[moving])
+            if c > 0:
+                perm[prev], perm[moving] = perm[moving], perm[prev]
+                moving = prev
+            elif c < 0:
+                break
+    out, step = [0] * ndim, 1
+    for d in perm:
+        out[d] = step
+        step *= max(shape[d], 1)
+    return tuple(out)
 
 
 def normalize_dim(dim, ndim):
     """Turn a possibly negative dim into 0..ndim-1, raising PyTorch's IndexError when out of range.
 
-    >>> normalize_dim(-1, 3)
-    2
+    A 0-d tensor accepts dims -1 and 0, as PyTorch does.
+
+    >>> normalize_dim(-1, 3), normalize_dim(0, 0)
+    (2, 0)
     """
     lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     dim = operator.index(dim)
@@ -79,27 +189,40 @@ def infer_size(shape, total):
 
     >>> infer_size((2, -1), 6)
     (2, 3)
+    >>> infer_size((4, -1), 6)
+    Traceback (most recent call last):
+    RuntimeError: shape '[4, -1]' is invalid for input of size 6
     """
     shape = tuple(operator.index(s) for s in shape)
-    unknown = [i for i, s in enumerate(shape) if s == -1]
-    if len(unknown) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    known = math.prod(s for s in shape if s != -1)
-    bad = any(s < -1 for s in shape)
-    if unknown and not bad and known != 0 and total % known == 0:
-        i = unknown[0]
-        return shape[:i] + (total // known,) + shape[i + 1:]
-    if not unknown and not bad and known == total:
+    known, unknown = 1, None
+    for i, size in enumerate(shape):
+        if size == -1:
+            if unknown is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            unknown = i
+        elif size < 0:
+            raise RuntimeError(f"invalid shape dimension {size} at index {i} of shape {_fmt(shape)}")
+        else:
+            known *= size
+    if unknown is None and known == total:
         return shape
-    raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {total}")
+    if unknown is not None and known > 0 and total % known == 0:
+        return shape[:unknown] + (total // known,) + shape[unknown + 1:]
+    if unknown is not None and known == 0 and total == 0:
+        raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {_fmt(shape)} because the "
+                           "unspecified dimension size -1 can be any value and is ambiguous")
+    raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {total}")
 
 
 def view_strides(old_shape, old_strides, new_shape):
     """Strides that let ``new_shape`` read the same memory, or None when no view can (PyTorch's rule).
 
-    A view works when every group of old dims that the new shape splits or merges is itself
-    contiguous *within the group*. So a transposed matrix cannot be flattened, but a tensor that is
-    non-contiguous only between groups can still be reshaped inside them.
+    Walk the old dims from the right and cut them into *chunks*: runs of dims that are contiguous
+    with each other (a dim's stride equals size * stride of the dim after it). Inside a chunk the
+    elements are evenly spaced, so the chunk can be re-cut into any new sizes with the same product.
+    A view works when the new shape's dims can be grouped so that each group covers exactly one
+    chunk. So a transposed matrix cannot be flattened (each row is its own chunk), but a tensor that
+    is non-contiguous only *between* chunks can still be reshaped inside them.
 
     >>> view_strides((2, 3), (3, 1), (3, 2))
     (2, 1)
@@ -111,11 +234,12 @@ def view_strides(old_shape, old_strides, new_shape):
     if len(old_shape) == 0:
         return (1,) * len(new_shape)
     if numel(old_shape) == 0:
-        return tuple(old_strides) if tuple(old_shape) == tuple(new_shape) else contiguous_strides(new_shape)
+        same = tuple(old_shape) == tuple(new_shape)
+        return tuple(old_strides) if same else contiguous_strides(new_shape)
     new_strides = [0] * len(new_shape)
     view_d = len(new_shape) - 1
-    chunk_base_stride = old_strides[-1]
-    tensor_numel = view_numel = 1
+    chunk_base_stride = old_strides[-1]   # the stride of the chunk's innermost dim
+    tensor_numel = view_numel = 1         # elements in the current chunk, old and new
     for tensor_d in range(len(old_shape) - 1, -1, -1):
         tensor_numel *= old_shape[tensor_d]
         chunk_ends = tensor_d == 0 or (old_shape[tensor_d - 1] != 1 and
@@ -139,6 +263,9 @@ def broadcast_shapes(*shapes):
 
     >>> broadcast_shapes((3, 1), (4,))
     (3, 4)
+    >>> broadcast_shapes((3,), (4,))
+    Traceback (most recent call last):
+    RuntimeError: The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0
     """
     ndim = max((len(s) for s in shapes), default=0)
     result = [1] * ndim
@@ -154,44 +281,42 @@ def broadcast_shapes(*shapes):
     return tuple(result)
 
 
-def expand_strides(shape, strides, new_shape):
+def expand_strides(shape, strides, new_shape, type_name="torch.FloatTensor"):
     """Strides that show ``shape`` as ``new_shape`` without copying: broadcast dims get stride 0.
 
-    ``-1`` in ``new_shape`` keeps that size. New leading dims are allowed.
+    ``-1`` in ``new_shape`` keeps that size. New leading dims are allowed (also with stride 0).
+    ``type_name`` only appears in the error for too few sizes, as PyTorch writes it.
 
     >>> expand_strides((3, 1), (1, 1), (3, 4))
     ((3, 4), (1, 0))
+    >>> expand_strides((3,), (1,), (2, -1))
+    ((2, 3), (0, 1))
     """
     extra = len(new_shape) - len(shape)
     if extra < 0:
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{[{', '.join(map(str, shape))}]}}, size=[{', '.join(map(str, new_shape))}]):"
-            " the number of sizes provided ({}) must be greater or equal to the number of dimensions in "
-            "the tensor ({})".format(len(new_shape), len(shape)))
-    out_shape, out_strides = [], []
-    for i, target in enumerate(new_shape):
+            f"expand({type_name}{{{_fmt(shape)}}}, size={_fmt(new_shape)}): the number of sizes provided "
+            f"({len(new_shape)}) must be greater or equal to the number of dimensions in the tensor "
+            f"({len(shape)})")
+    out_shape, out_strides = list(new_shape), [0] * len(new_shape)
+    for i in range(len(new_shape) - 1, -1, -1):  # from the right, as PyTorch checks
+        target = new_shape[i]
         if i < extra:
             if target < 0:
-                raise RuntimeError(
-                    f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
-                    "non-existing dimension 0")
-            out_shape.append(target)
-            out_strides.append(0)
+                raise RuntimeError(f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
+                                   f"non-existing dimension {i}")
             continue
         size, stride = shape[i - extra], strides[i - extra]
         if target == -1:
             target = size
         if size == target:
-            out_shape.append(size)
-            out_strides.append(stride)
-        elif size == 1:
-            out_shape.append(target)
-            out_strides.append(0)
+            out_shape[i], out_strides[i] = size, stride
+        elif size == 1 and target >= 0:
+            out_shape[i] = target
         else:
             raise RuntimeError(
                 f"The expanded size of the tensor ({target}) must match the existing size ({size}) at "
-                f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, new_shape))}].  "
-                f"Tensor sizes: [{', '.join(map(str, shape))}]")
+                f"non-singleton dimension {i}.  Target sizes: {_fmt(new_shape)}.  Tensor sizes: {_fmt(shape)}")
     return tuple(out_shape), tuple(out_strides)
 
 
@@ -200,11 +325,16 @@ def slice_geometry(size, stride, s):
 
     Bounds are clamped like Python's; a step must be positive (PyTorch has no negative strides).
 
-    >>> slice_geometry(10, 1, slice(2, 8, 3))
+    >>> slice_geometry(10, 1, slice(2, 8, 3))    # elements 2 and 5
     (2, 2, 3)
+    >>> slice_geometry(10, 1, slice(None, None, -1))
+    Traceback (most recent call last):
+    ValueError: step must be greater than zero
     """
     step = 1 if s.step is None else operator.index(s.step)
-    if step <= 0:
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
         raise ValueError("step must be greater than zero")
     start, stop, _ = slice(s.start, s.stop).indices(size)
     length = max(0, (stop - start + step - 1) // step)
@@ -221,28 +351,155 @@ def unsqueeze_geometry(shape, strides, dim):
     return shape[:dim] + (1,) + shape[dim:], strides[:dim] + (stride,) + strides[dim:]
 
 
+def unfold_geometry(shape, strides, dim, size, step):
+    """Sliding windows along ``dim``: that dim now counts windows, a new last dim walks inside one.
+
+    Window ``w`` starts ``w * step`` elements along ``dim``, so the window dim's stride is
+    ``step * stride[dim]``; the new dim steps one element, so its stride is ``stride[dim]``.
+    Overlapping windows (step < size) read the same memory twice -- nothing is copied.
+    See course/12_convolution (convolution as unfold + matmul).
+
+    >>> unfold_geometry((7,), (1,), 0, 3, 2)     # windows [0:3], [2:5], [4:7]
+    ((3, 3), (2, 1))
+    """
+    n = shape[dim] if shape else 1
+    if size > n:
+        raise RuntimeError(f"maximum size for tensor at dimension {dim} is {n} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if not shape:
+        return (size,), (1,)
+    windows = (n - size) // step + 1
+    new_shape = shape[:dim] + (windows,) + shape[dim + 1:] + (size,)
+    new_strides = strides[:dim] + (step * strides[dim],) + strides[dim + 1:] + (strides[dim],)
+    return new_shape, new_strides
+
+
+def diagonal_geometry(shape, strides, offset, dim1, dim2):
+    """(offset change, shape, strides) of the diagonal of dims ``dim1`` and ``dim2``.
+
+    Stepping along a diagonal moves one step in both dims at once, so its stride is the sum of
+    the two strides. ``offset > 0`` starts above the main diagonal, ``offset < 0`` below it. The
+    two dims are removed and the diagonal becomes the last dim.
+
+    >>> diagonal_geometry((3, 4), (4, 1), 1, 0, 1)   # elements (0,1), (1,2), (2,3)
+    (1, (3,), (5,))
+    """
+    if dim1 == dim2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    if offset >= 0:
+        length, delta = max(0, min(shape[dim1], shape[dim2] - offset)), offset * strides[dim2]
+    else:
+        length, delta = max(0, min(shape[dim1] + offset, shape[dim2])), -offset * strides[dim1]
+    if length == 0:
+        delta = 0
+    keep = [d for d in range(len(shape)) if d not in (dim1, dim2)]
+    new_shape = tuple(shape[d] for d in keep) + (length,)
+    new_strides = tuple(strides[d] for d in keep) + (strides[dim1] + strides[dim2],)
+    return delta, new_shape, new_strides
+
+
+def movedim_order(ndim, source, destination):
+    """The permutation that moves dims ``source`` to positions ``destination``; the other dims keep
+    their order in the places left over.
+
+    >>> movedim_order(4, (0,), (2,))    # dim 0 goes to position 2
+    (1, 2, 0, 3)
+    """
+    if len(source) != len(destination):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({_fmt(source)} dims) "
+                           f"should contain the same number of dims as destination ({_fmt(destination)} dims)")
+    src = [normalize_dim(d, ndim) for d in source]
+    dst = [normalize_dim(d, ndim) for d in destination]
+    for name, dims, given in (("source", src, source), ("destination", dst, destination)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({_fmt(given)})")
+    order = [None] * ndim
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(ndim) if d not in src)
+    return tuple(o if o is not None else next(rest) for o in order)
+
+
+def split_sizes(length, split_size):
+    """Sizes of the pieces ``split(split_size)`` cuts a dim of ``length`` into (the last may be short).
+
+    >>> split_sizes(5, 2), split_sizes(0, 2), split_sizes(5, 7)
+    ([2, 2, 1], [0], [5])
+    """
+    if split_size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+    if split_size == 0:
+        if length != 0:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size "
+                               f"of {length}")
+        return [0]
+    pieces = max(1, -(-length // split_size))
+    return [min(split_size, length - i * split_size) for i in range(pieces)]
+
+
+def chunk_sizes(length, chunks):
+    """Sizes of ``chunk(chunks)``: pieces of ``ceil(length / chunks)``, so there may be fewer pieces.
+
+    >>> chunk_sizes(6, 4), chunk_sizes(5, 2), chunk_sizes(0, 3)
+    ([2, 2, 2], [3, 2], [0, 0, 0])
+    """
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if length == 0:
+        return [0] * chunks
+    return split_sizes(length, -(-length // chunks))
+
+
+def expand_ellipsis(index, ndim):
+    """Replace ``...`` (and pad the end) with ``slice(None)`` so ``index`` has one item per dim.
+
+    ``None`` adds a dim and takes none; every other item takes one dim. As in PyTorch, each
+    ``...`` stands for all the dims the other items leave over; when there are two, the fill that
+    would run past the last dim is dropped.
+
+    >>> expand_ellipsis((0, Ellipsis), 3)
+    (0, slice(None, None, None), slice(None, None, None))
+    >>> expand_ellipsis((Ellipsis, 0, Ellipsis), 2)
+    (slice(None, None, None), 0)
+    """
+    n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
+    if n_real > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    fill = ndim - n_real
+    out, from_ellipsis = [], []
+    for item in index:
+        if item is Ellipsis:
+            out.extend([slice(None)] * fill)
+            from_ellipsis.extend([True] * fill)
+        else:
+            out.append(item)
+            from_ellipsis.append(False)
+    if Ellipsis not in index:
+        out.extend([slice(None)] * fill)
+    excess = sum(1 for i in out if i is not None) - ndim
+    for k in range(len(out) - 1, -1, -1):
+        if excess > 0 and from_ellipsis[k]:
+            del out[k]
+            excess -= 1
+    return tuple(out)
+
+
 def basic_index(shape, strides, offset, index):
     """Apply ints, slices, None and Ellipsis to a layout: returns ``(offset, shape, strides)``.
 
-    Every such index is a view -- nothing is copied.
+    Every such index is a view -- nothing is copied: an int adds ``i * stride`` to the offset and
+    drops the dim, a slice moves the offset to its start and multiplies the stride by its step.
 
     >>> basic_index((4, 5), (5, 1), 0, (1, slice(None, None, 2)))
     (5, (3,), (2,))
     >>> basic_index((4, 5), (5, 1), 0, (None, Ellipsis, 2))
     (2, (1, 4), (20, 5))
+    >>> basic_index((3,), (1,), 0, 5)
+    Traceback (most recent call last):
+    IndexError: index 5 is out of bounds for dimension 0 with size 3
     """
-    index = index if isinstance(index, tuple) else (index,)
-    n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
-    ellipses = [k for k, i in enumerate(index) if i is Ellipsis]
-    if len(ellipses) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    if n_real > len(shape):
-        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
-    if ellipses:
-        pos = ellipses[0]
-        index = index[:pos] + (slice(None),) * (len(shape) - n_real) + index[pos + 1:]
-    else:
-        index = index + (slice(None),) * (len(shape) - n_real)
+    index = expand_ellipsis(index if isinstance(index, tuple) else (index,), len(shape))
     out_shape, out_strides, dim = [], [], 0
     for item in index:
         if item is None:

@@ -1,4 +1,9 @@
-"""Changing dtype or device: ``to``, ``float()``, ``cuda()``... A copy is made only when needed."""
+"""Changing dtype or device: ``to``, ``float()``, ``cuda()``... A copy is made only when needed.
+
+``x.to(float64)`` returns ``x`` itself when it already is float64 on that device; otherwise a copy
+that keeps the memory order (recorded as ToCopyBackward0, so gradients flow back in the old dtype).
+See course/01_tensors.
+"""
 from .. import _dtype
 from .._device import as_device, device as _device_cls
 from ..autograd.function import Function
@@ -65,13 +70,17 @@ for _name, _dt in [("float", _dtype.float32), ("double", _dtype.float64), ("half
 
 @method()
 def type(self, dtype=None, non_blocking=False):
-    """Without an argument: the legacy type name (``'torch.FloatTensor'``); else cast."""
+    """Without an argument: the legacy type name (``'torch.FloatTensor'``); with one, a cast."""
     if dtype is None:
         prefix = "torch.cuda." if self.device.type == "cuda" else "torch."
         return prefix + self.dtype._legacy
     if isinstance(dtype, str):
         name = dtype.split(".")[-1]
-        dtype = next(d for d in _dtype.ALL if d._legacy == name)
+        match = [d for d in _dtype.ALL if d._legacy == name]
+        if not match or not dtype.startswith("torch.") or dtype.count(".") > 2:
+            raise ValueError(f"invalid type: '{dtype}'")
+        device = "cuda" if dtype.startswith("torch.cuda.") else "cpu"
+        return self.to(dtype=match[0], device=device)
     return self.to(dtype)
 
 
@@ -91,4 +100,15 @@ def cuda(self, device=None, non_blocking=False, memory_format=None):
                              else f"cuda:{device}"))
 
 
-__all__ = []
+def is_floating_point(input):
+    """True for float16/32/64 tensors."""
+    return input.dtype.is_floating_point
+
+
+def is_complex(input):
+    return False
+
+
+finfo, iinfo, can_cast = _dtype.finfo, _dtype.iinfo, _dtype.can_cast
+
+__all__ = ["is_floating_point", "is_complex", "finfo", "iinfo", "can_cast"]

@@ -1,11 +1,14 @@
-"""Making tensors: from data, filled, ranges, and random (reproducible with ``manual_seed``).
+"""Making tensors: from data (copying or sharing memory), filled with one value, and ranges.
 
-Random numbers come from one NumPy generator that ``manual_seed`` resets, so every lesson that seeds
-prints the same numbers on every run. (They are not PyTorch's numbers: the two libraries use
-different generators.) See course/01_tensors.
+``tensor(data)`` always copies; ``from_numpy``/``as_tensor`` share memory with a NumPy array when they
+can, so a write through either one is seen by the other. Dtypes follow PyTorch: Python ints give int64,
+Python floats the default dtype (float32), bools bool. Random tensors are in ``sampling.py``.
+See course/01_tensors.
 """
 import math
 import numbers
+import operator
+import warnings
 
 import numpy as np
 
@@ -13,152 +16,144 @@ from .. import _dtype, _layout
 from .._device import as_device
 from ..backend import for_device
 from .. import tensor as _t
+from ..storage import UntypedStorage
 from ._util import method
-
-# -- random state ---------------------------------------------------------------------------------
-
-
-class Generator:
-    """A source of random numbers; ``manual_seed`` makes it repeat."""
-
-    def __init__(self, device="cpu"):
-        self.device = as_device(device)
-        self._seed = 67280421310721
-        self._rng = np.random.default_rng(self._seed)
-
-    def manual_seed(self, seed):
-        self._seed = int(seed)
-        self._rng = np.random.default_rng(self._seed)
-        return self
-
-    def seed(self):
-        self._seed = int(np.random.SeedSequence().entropy % (2**63))
-        self._rng = np.random.default_rng(self._seed)
-        return self._seed
-
-    def initial_seed(self):
-        return self._seed
-
-    def get_state(self):
-        return _t.Tensor._from_array(np.frombuffer(repr(self._rng.bit_generator.state).encode(),
-                                                   dtype=np.uint8).copy())
-
-    def set_state(self, state):
-        import ast
-        self._rng.bit_generator.state = ast.literal_eval(bytes(state.numpy()).decode())
-        return self
-
-
-default_generator = Generator()
-
-
-def manual_seed(seed):
-    """Seed the random numbers of every tensorlab function (rand, randn, dropout, shuffling...)."""
-    return default_generator.manual_seed(seed)
-
-
-def seed():
-    return default_generator.seed()
-
-
-def initial_seed():
-    return default_generator.initial_seed()
-
-
-def get_rng_state():
-    return default_generator.get_state()
-
-
-def set_rng_state(state):
-    default_generator.set_state(state)
-
-
-def _rng(generator):
-    return (generator or default_generator)._rng
-
 
 # -- helpers ---------------------------------------------------------------------------------------
 
 
-def _size(args):
-    """Accept ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])``, like PyTorch."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list, _t.Size)):
+def _size(args, name=None):
+    """Accept ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(torch.Size)``, like PyTorch."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
-    try:
-        shape = tuple(int(s) if not isinstance(s, bool) else None for s in args)
-    except TypeError:
-        raise TypeError(f"size must be a sequence of ints, but got {args!r}") from None
-    if any(s is None for s in shape):
-        raise TypeError("size must contain ints, not bool")
+    shape = []
+    for i, s in enumerate(args):
+        if isinstance(s, float) or (isinstance(s, _t.Tensor) and s.dtype.is_floating_point):
+            raise TypeError(f"{name or 'size'}(): argument 'size' failed to unpack the object at pos {i + 1} with "
+                            f"error \"type must be tuple of ints,but got float\"")
+        try:
+            shape.append(operator.index(s))
+        except TypeError:
+            raise TypeError(f"size must be a sequence of ints, but got {type(s).__name__}") from None
     if any(s < 0 for s in shape):
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: "
-                           f"[{', '.join(map(str, shape))}]")
-    return shape
+        if name:
+            raise RuntimeError(f"{name}: Dimension size must be non-negative.")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {_layout._fmt(shape)}")
+    return tuple(shape)
+
+
+def _check_requires_grad(dtype, requires_grad):
+    if requires_grad and not dtype.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+
+
+def _new(flat, offset, shape, strides, device):
+    """A tensor over a fresh (or shared) flat buffer with exactly this layout."""
+    t = object.__new__(_t.Tensor)
+    view = for_device(device).strided_view(flat, offset, shape, strides)
+    t._init(UntypedStorage(flat, device), offset, shape, strides, view)
+    return t
 
 
 def _finish(array, device, requires_grad=False):
+    """Wrap a NumPy array computed on the CPU as a tensor on ``device``."""
     device = as_device(device)
     if device.type != "cpu":
         array = for_device(device).asarray(array)
     t = _t.Tensor._from_array(array, device)
     if requires_grad:
+        _check_requires_grad(t.dtype, True)
         t.requires_grad_(True)
     return t
 
 
 def _infer_dtype(data):
-    """PyTorch's dtype for nested Python data: bool < int64 < default float."""
-    if isinstance(data, np.ndarray):
+    """PyTorch's dtype for nested Python data: bool < int64 < default float; NumPy scalars and
+    arrays and tensors inside keep their own dtype."""
+    if isinstance(data, (np.ndarray, np.generic)):
         return _dtype.from_numpy_dtype(data.dtype)
-    if isinstance(data, np.generic):
-        return _dtype.from_numpy_dtype(data.dtype)
-    kinds = set()
-    stack = [data]
+    kinds, stack = [], [data]
     while stack:
         x = stack.pop()
         if isinstance(x, (list, tuple)):
             stack.extend(x)
         elif isinstance(x, _t.Tensor):
-            kinds.add(x.dtype)
-        elif isinstance(x, (bool, np.bool_)):
-            kinds.add(_dtype.bool)
-        elif isinstance(x, (int, np.integer)):
-            kinds.add(_dtype.int64)
+            kinds.append(x.dtype)
+        elif isinstance(x, (np.ndarray, np.generic)):
+            kinds.append(_dtype.from_numpy_dtype(x.dtype))
+        elif isinstance(x, bool):
+            kinds.append(_dtype.bool)
+        elif isinstance(x, int):
+            kinds.append(_dtype.int64)
         elif isinstance(x, numbers.Real):
-            kinds.add(_dtype.get_default_dtype())
-        elif isinstance(x, np.ndarray):
-            kinds.add(_dtype.from_numpy_dtype(x.dtype))
+            kinds.append(_dtype.get_default_dtype())
+        elif isinstance(x, str):
+            raise TypeError("new(): invalid data type 'str'")
         else:
-            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
     result = None
     for d in kinds:
         result = d if result is None else _dtype.promote_types(result, d)
     return result or _dtype.get_default_dtype()
 
 
-def _to_numpy_data(data):
+def _nested_array(data, np_dtype):
+    """Nested lists as one NumPy array, with PyTorch's error for ragged lists."""
     if isinstance(data, _t.Tensor):
         return for_device(data.device).to_numpy(data._array)
     if isinstance(data, (list, tuple)):
-        return [_to_numpy_data(x) for x in data]
-    return data
+        parts = [_nested_array(x, np_dtype) for x in data]
+        shapes = {np.shape(p) for p in parts}
+        if len(shapes) > 1:
+            first = np.shape(parts[0])
+            bad = next(np.shape(p) for p in parts if np.shape(p) != first)
+            if not first or not bad:
+                raise TypeError("not a sequence")
+            raise ValueError(f"expected sequence of length {first[0]} at dim 1 (got {bad[0]})")
+        return np.array(parts, dtype=np_dtype) if parts else np.zeros((0,), np_dtype)
+    return np.asarray(data, dtype=np_dtype)
 
 
 # -- from data -------------------------------------------------------------------------------------
 
 
-def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a *copy* of ``data`` (nested lists, numbers, arrays or tensors)."""
     if isinstance(data, _t.Tensor):
-        import warnings
-        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone()."
-                      "detach() or sourceTensor.clone().detach().requires_grad_(True), rather than "
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+                      "or sourceTensor.detach().clone().requires_grad_(True), rather than "
                       "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
     dtype = dtype or _infer_dtype(data)
-    array = np.array(_to_numpy_data(data), dtype=dtype.np)
-    if array.dtype == object:
-        raise ValueError("expected sequence of equal-length lists")
-    return _finish(array, device, requires_grad)
+    _check_requires_grad(dtype, requires_grad)
+    device = as_device(device if device is not None else
+                       (data.device if isinstance(data, _t.Tensor) else None))
+    if isinstance(data, (np.ndarray, _t.Tensor)):
+        out = _copy_of_array(data, dtype, device)
+    else:
+        out = _finish(_nested_array(data, dtype.np), device)
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
+def _copy_of_array(data, dtype, device):
+    """A copy of an array or tensor that keeps its memory order (a transposed input stays transposed)."""
+    if isinstance(data, _t.Tensor):
+        array, strides = for_device(data.device).to_numpy(data._array), data._stride
+    else:
+        array = data
+        item = array.itemsize
+        ok = all(s >= 0 and s % item == 0 for s in array.strides)
+        strides = tuple(s // item for s in array.strides) if ok else _layout.contiguous_strides(array.shape)
+    out = _filled(None, array.shape, dtype, device, False, _layout.dense_strides_like(array.shape, strides))
+    out._array[...] = for_device(out.device).asarray(array)
+    return out
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
+    """A 0-d tensor holding the number ``s`` (default dtype unless given)."""
+    return tensor(float(s) if dtype is None else s, dtype=dtype or _dtype.get_default_dtype(), device=device,
+                  requires_grad=requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -173,44 +168,71 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype, device=device)
 
 
-asarray = as_tensor
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """``as_tensor`` with a ``copy`` switch: True always copies, False refuses to."""
+    if copy:
+        out = tensor(obj, dtype=dtype, device=device) if not isinstance(obj, _t.Tensor) else \
+            obj.to(dtype=dtype or obj.dtype, device=device or obj.device, copy=True)
+    else:
+        out = as_tensor(obj, dtype=dtype, device=device)
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
 
 
-def from_numpy(array):
-    """A tensor that shares memory with ``array``: writes through either are seen by the other."""
+def from_numpy(ndarray):
+    """A tensor over ``ndarray``'s own memory: a write through either is seen by the other.
+
+    The storage starts at the array's first element; the strides are NumPy's byte strides divided by
+    the element size -- so even a sliced (non-contiguous) array is shared, not copied.
+    """
+    array = ndarray
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     dt = _dtype.from_numpy_dtype(array.dtype)
     if any(s < 0 for s in array.strides):
-        raise ValueError("At least one stride in the given numpy array is negative, and tensors with "
-                         "negative strides are not currently supported. (You can probably work around "
-                         "this by making a copy of your array  with array.copy().) ")
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
+                         "strides are not currently supported. (You can probably work around this by making a "
+                         "copy of your array  with array.copy().) ")
     if not array.dtype.isnative:
-        raise ValueError("given numpy array has byte order different from the native byte order. "
-                         "Conversion between byte orders is currently not supported.")
-    array = array.astype(dt.np, copy=False)
-    return _t.Tensor._from_array(array)
+        raise ValueError("given numpy array has byte order different from the native byte order. Conversion "
+                         "between byte orders is currently not supported.")
+    item = array.itemsize
+    if any(s % item for s in array.strides):
+        raise ValueError("given numpy array strides not a multiple of the element byte size. Copy the numpy "
+                         "array to reallocate the memory.")
+    if not array.flags.writeable:
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support non-writable "
+                      "tensors. This means writing to this tensor will result in undefined behavior. You may "
+                      "want to copy the array to protect its data or make it writable before converting it to "
+                      "a tensor.", UserWarning, stacklevel=2)
+    array = array.view(dt.np)
+    strides = (0,) * array.ndim if array.size == 0 else tuple(s // item for s in array.strides)
+    span = _layout.storage_span(array.shape, strides)
+    flat = np.lib.stride_tricks.as_strided(array, (span,), (item,), writeable=array.flags.writeable)
+    return _new(flat, 0, array.shape, strides, as_device("cpu"))
 
 
-def from_dlpack(ext):
+def from_dlpack(ext_tensor):
     """Zero-copy import from any object with ``__dlpack__`` (NumPy, PyTorch, CuPy...)."""
-    if hasattr(ext, "__dlpack_device__") and ext.__dlpack_device__()[0] == 2:  # kDLCUDA
-        xp = for_device(as_device("cuda")).xp
-        return _t.Tensor._from_array(xp.from_dlpack(ext), as_device("cuda"))
-    return _t.Tensor._from_array(np.from_dlpack(ext))
+    if hasattr(ext_tensor, "__dlpack_device__") and ext_tensor.__dlpack_device__()[0] == 2:  # kDLCUDA
+        device = as_device("cuda")
+        return _t.Tensor._from_array(for_device(device).xp.from_dlpack(ext_tensor), device)
+    return from_numpy(np.from_dlpack(ext_tensor))
 
 
 def _legacy_constructor(self, args, device):
-    """``Tensor(data)`` or ``Tensor(*sizes)`` -- always the default float dtype."""
+    """``Tensor(data)`` or ``Tensor(*sizes)`` -- the default float dtype (a tensor argument is aliased)."""
     dtype = _dtype.get_default_dtype()
-    if len(args) == 1 and not isinstance(args[0], (int, np.integer)) and not isinstance(args[0], _t.Size):
-        data = args[0]
-        if isinstance(data, _t.Tensor):
-            src = data
-        else:
-            src = tensor(data, dtype=dtype, device=device)
+    if len(args) == 1 and isinstance(args[0], _t.Tensor):
+        src = args[0]
+    elif len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)) and not isinstance(args[0], _t.Size):
+        src = tensor(np.asarray(args[0]) if isinstance(args[0], np.ndarray) else args[0], dtype=dtype,
+                     device=device)
     else:
-        src = empty(*args, dtype=dtype, device=device) if args else empty(0, dtype=dtype, device=device)
+        if len(args) == 1 and isinstance(args[0], float):
+            raise TypeError("new(): data must be a sequence (got float)")
+        src = empty(*(args or (0,)), dtype=dtype, device=device)
     self._init(src._storage, src._offset, src._shape, src._stride, src._array, src._version_counter,
                src._base)
 
@@ -224,274 +246,208 @@ def _rebuild(array, requires_grad):
 # -- filled ----------------------------------------------------------------------------------------
 
 
-def _filled(fill, size, dtype, device, requires_grad, out=None):
-    dtype = dtype or (_dtype.get_default_dtype() if fill is None or isinstance(fill, float) else
-                      _dtype.scalar_dtype(fill))
-    shape = _size(size)
-    xp = for_device(as_device(device)).xp
-    array = xp.empty(shape, dtype.np) if fill is None else xp.full(shape, fill, dtype.np)
-    t = _t.Tensor._from_array(array, as_device(device))
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+def _fill_dtype(value):
+    """``full``'s dtype from its fill value: bool, int64 or the default float."""
+    if isinstance(value, _t.Tensor):
+        value = value.item()
+    return _dtype.scalar_dtype(value)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False):
-    return _filled(0.0 if dtype is None else 0, size, dtype, device, requires_grad)
-
-
-def ones(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False):
-    return _filled(1.0 if dtype is None else 1, size, dtype, device, requires_grad)
-
-
-def empty(*size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False,
-          memory_format=None):
-    return _filled(None, size, dtype, device, requires_grad)
-
-
-def full(size, fill_value, dtype=None, device=None, requires_grad=False, out=None, layout=None):
-    if dtype is None:
-        dtype = _dtype.scalar_dtype(fill_value.item() if isinstance(fill_value, _t.Tensor) else fill_value)
-    return _filled(fill_value, (size,) if not isinstance(size, (int, np.integer)) else ((size,),), dtype,
-                   device, requires_grad)
-
-
-def empty_strided(size, stride, dtype=None, device=None, requires_grad=False):
-    """An uninitialised tensor with exactly these strides (its storage is just big enough)."""
-    dtype = dtype or _dtype.get_default_dtype()
+def _filled(fill, shape, dtype, device, requires_grad, strides=None):
+    """A new tensor of ``shape`` (and ``strides``, if given) holding ``fill`` (or garbage for None)."""
+    _check_requires_grad(dtype, requires_grad)
     device = as_device(device)
-    size, stride = tuple(size), tuple(stride)
-    n = 0 if 0 in size else 1 + sum((s - 1) * st for s, st in zip(size, stride))
+    if isinstance(fill, _t.Tensor):
+        fill = fill.item()
+    strides = strides or _layout.contiguous_strides(shape)
     backend = for_device(device)
+    n = _layout.storage_span(shape, strides)
     flat = backend.empty(n, dtype.np)
-    t = object.__new__(_t.Tensor)
-    from ..storage import UntypedStorage
-    t._init(UntypedStorage(flat, device), 0, size, stride, backend.strided_view(flat, 0, size, stride))
+    if fill is not None:
+        flat[...] = fill
+    t = _new(flat, 0, shape, strides, device)
     if requires_grad:
         t.requires_grad_(True)
     return t
 
 
-def _like(fill, input, dtype, device, requires_grad):
-    return _filled(fill, (input._shape,), dtype or input.dtype, device or input.device, requires_grad)
+def zeros(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """A tensor of zeros (default float dtype)."""
+    return _filled(0, _size(size, "zeros"), dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
-def zeros_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
-    return _like(0, input, dtype, device, requires_grad)
+def ones(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """A tensor of ones (default float dtype)."""
+    return _filled(1, _size(size, "ones"), dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
-def ones_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
-    return _like(1, input, dtype, device, requires_grad)
+def empty(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
+          memory_format=None):
+    """A tensor whose memory is not initialised: fast, but the values are whatever was there."""
+    return _filled(None, _size(size), dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
-def empty_like(input, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
-    return _like(None, input, dtype, device, requires_grad)
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+         requires_grad=False):
+    """A tensor filled with ``fill_value``; its dtype follows the value (bool, int64 or float)."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    return _filled(fill_value, _size((size,)), dtype or _fill_dtype(fill_value), device, requires_grad)
 
 
-def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None,
-              layout=None):
-    return _like(fill_value, input, dtype, device, requires_grad)
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False):
+    """An uninitialised tensor with exactly these strides (its storage is just big enough)."""
+    size, stride = _size((size,)), tuple(operator.index(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    return _filled(None, size, dtype or _dtype.get_default_dtype(), device, requires_grad, stride)
+
+
+def _like(fill, input, dtype, device, requires_grad, memory_format):
+    """A tensor shaped like ``input``, laid out in the same memory order (PyTorch's preserve_format)."""
+    strides = _layout.contiguous_strides(input._shape) if memory_format is _layout.contiguous_format else \
+        _layout.dense_strides_like(input._shape, input._stride)
+    return _filled(fill, input._shape, dtype or input.dtype, device or input.device, requires_grad, strides)
+
+
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(0, input, dtype, device, requires_grad, memory_format)
+
+
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(1, input, dtype, device, requires_grad, memory_format)
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+    return _like(None, input, dtype, device, requires_grad, memory_format)
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    return _like(fill_value, input, dtype, device, requires_grad, memory_format)
 
 
 @method()
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    """A new tensor of zeros with this tensor's dtype and device (unless given)."""
     return zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 @method()
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     return ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 @method()
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     return empty(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 @method()
-def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None,
+             pin_memory=False):
     return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
                 requires_grad=requires_grad)
 
 
 @method()
-def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    """A copy of ``data`` with this tensor's dtype and device (unless given)."""
     return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 # -- ranges ----------------------------------------------------------------------------------------
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None,
-           layout=None):
-    """Values from ``start`` up to (not including) ``end``, ``step`` apart."""
+def _number(x):
+    return x.item() if isinstance(x, _t.Tensor) else x
+
+
+def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+           requires_grad=False):
+    """Values from ``start`` up to (not including) ``end``, ``step`` apart.
+
+    Its length is ``ceil((end - start) / step)``, computed in float64 -- so with a float step a value
+    just below ``end`` can appear or not depending on rounding, exactly as in PyTorch.
+    """
     if end is None:
         start, end = 0, start
-    start, end, step = (x.item() if isinstance(x, _t.Tensor) else x for x in (start, end, step))
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    start, end, step = _number(start), _number(end), _number(step)
     if dtype is None:
         is_int = all(isinstance(x, (int, np.integer)) for x in (start, end, step))
         dtype = _dtype.int64 if is_int else _dtype.get_default_dtype()
+    if dtype is _dtype.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if not dtype.is_floating_point:  # integer ranges: the bounds are truncated first
+        start, end, step = int(start), int(end), int(step)
+        if step == 0:
+            raise ValueError("step must be nonzero")
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = math.ceil((end - start) / step)
-    array = (start + np.arange(n, dtype=np.float64) * step) if dtype.is_floating_point else \
-        np.arange(start, end, step, dtype=np.int64)
+    if dtype.is_floating_point:
+        array = start + np.arange(n, dtype=np.float64) * step
+    else:
+        array = start + np.arange(n, dtype=np.int64) * step
+    _check_requires_grad(dtype, requires_grad)
     return _finish(array.astype(dtype.np), device, requires_grad)
 
 
-def range(start, end, step=1, *, dtype=None, device=None, requires_grad=False):  # noqa: A001
-    import warnings
-    warnings.warn("torch.range is deprecated and will be removed in a future release because its "
-                  "behavior is inconsistent with Python's range builtin. Instead, use torch.arange, "
-                  "which produces values in [start, end).", UserWarning, stacklevel=2)
+def range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):  # noqa: A001
+    """Deprecated: like ``arange`` but *including* ``end``."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+                  "in [start, end).", UserWarning, stacklevel=2)
     n = int(math.floor((end - start) / step)) + 1
     array = start + np.arange(n, dtype=np.float64) * step
     return _finish(array.astype((dtype or _dtype.get_default_dtype()).np), device, requires_grad)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None):
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
+    if not isinstance(steps, (int, np.integer)):
+        raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     dtype = dtype or _dtype.get_default_dtype()
-    array = np.linspace(float(start), float(end), int(steps))
-    if not dtype.is_floating_point:
-        array = np.trunc(array)
+    if dtype is _dtype.bool:
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    start, end = float(_number(start)), float(_number(end))
+    if dtype.is_floating_point:
+        array = np.linspace(start, end, int(steps))
+    else:  # integer steps are computed in float and truncated
+        step = (end - start) / (steps - 1) if steps > 1 else 0.0
+        array = np.trunc(start + np.arange(steps) * step)
     return _finish(array.astype(dtype.np), device, requires_grad)
 
 
-def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False):
+    """``base ** linspace(start, end, steps)``."""
     dtype = dtype or _dtype.get_default_dtype()
-    array = np.power(float(base), np.linspace(float(start), float(end), int(steps)))
+    array = np.power(float(base), np.linspace(float(_number(start)), float(_number(end)), int(steps)))
     return _finish(array.astype(dtype.np), device, requires_grad)
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """The identity matrix (``n`` x ``m``; square when ``m`` is omitted)."""
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m is not None and m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     dtype = dtype or _dtype.get_default_dtype()
     return _finish(np.eye(n, n if m is None else m, dtype=dtype.np), device, requires_grad)
 
 
-# -- random ------------------------------------------------------------------------------------------
+from .sampling import *  # noqa: E402,F401,F403 - random tensors live in sampling.py
+from .sampling import _rng  # noqa: E402,F401 - used by dropout and data shuffling
+from . import sampling as _sampling  # noqa: E402
 
-
-def _random(draw, size, dtype, device, requires_grad):
-    dtype = dtype or _dtype.get_default_dtype()
-    shape = _size(size)
-    return _finish(draw(shape).astype(dtype.np, copy=False), device, requires_grad)
-
-
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
-    """Uniform on [0, 1)."""
-    return _random(lambda s: _rng(generator).random(s), size, dtype, device, requires_grad)
-
-
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
-    """Standard normal (mean 0, standard deviation 1)."""
-    return _random(lambda s: _rng(generator).standard_normal(s), size, dtype, device, requires_grad)
-
-
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
-            requires_grad=False):
-    """Integers in [low, high)."""
-    if high is None:
-        low, high = 0, low
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    shape = _size((size,))
-    array = _rng(generator).integers(low, high, shape)
-    return _finish(array.astype((dtype or _dtype.int64).np), device, requires_grad)
-
-
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
-    """A random permutation of 0..n-1."""
-    return _finish(_rng(generator).permutation(int(n)).astype((dtype or _dtype.int64).np), device,
-                   requires_grad)
-
-
-def rand_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return rand(input._shape, dtype=dtype or input.dtype, device=device or input.device,
-                requires_grad=requires_grad)
-
-
-def randn_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
-    return randn(input._shape, dtype=dtype or input.dtype, device=device or input.device,
-                 requires_grad=requires_grad)
-
-
-def randint_like(input, low=0, high=None, dtype=None, device=None, requires_grad=False):
-    return randint(low, high, input._shape, dtype=dtype or input.dtype, device=device or input.device)
-
-
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
-           out=None):
-    """Normal samples; ``mean``/``std`` may be tensors (broadcast) or numbers (then ``size`` is needed)."""
-    m = mean._array if isinstance(mean, _t.Tensor) else mean
-    s = std._array if isinstance(std, _t.Tensor) else std
-    if isinstance(s, (int, float)) and s < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {s}")
-    like = mean if isinstance(mean, _t.Tensor) else std if isinstance(std, _t.Tensor) else None
-    if size is None and like is None:
-        raise TypeError("normal() missing required argument 'size'")
-    shape = _size((size,)) if size is not None else np.broadcast_shapes(np.shape(m), np.shape(s))
-    dtype = dtype or (like.dtype if like is not None else _dtype.get_default_dtype())
-    array = _rng(generator).standard_normal(shape) * s + m
-    return _finish(np.asarray(array).astype(dtype.np), device or (like.device if like is not None else None),
-                   requires_grad)
-
-
-def bernoulli(input, p=None, *, generator=None):
-    probs = input._array if p is None else p
-    return _finish((_rng(generator).random(input._shape) < probs).astype(input.dtype.np), input.device)
-
-
-def multinomial(input, num_samples, replacement=False, *, generator=None):
-    probs = np.asarray(input.detach().numpy(), dtype=np.float64)
-    rng = _rng(generator)
-    rows = probs.reshape(-1, probs.shape[-1])
-    out = np.stack([rng.choice(row.size, num_samples, replace=replacement, p=row / row.sum()) for row in rows])
-    return _finish(out.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64), input.device)
-
-
-@method()
-def uniform_(self, a=0.0, b=1.0, *, generator=None):
-    """Fill in place with uniform samples on [a, b)."""
-    return self._fill_inplace(_rng(generator).uniform(a, b, self._shape))
-
-
-@method()
-def normal_(self, mean=0.0, std=1.0, *, generator=None):
-    return self._fill_inplace(_rng(generator).normal(mean, std, self._shape))
-
-
-@method()
-def random_(self, low=0, high=None, *, generator=None):
-    if high is None:
-        low, high = 0, low if low else 2 ** min(self.dtype.np.itemsize * 8 - 1, 53)
-    return self._fill_inplace(_rng(generator).integers(low, high, self._shape))
-
-
-@method()
-def bernoulli_(self, p=0.5, *, generator=None):
-    return self._fill_inplace(_rng(generator).random(self._shape) < p)
-
-
-@method()
-def exponential_(self, lambd=1.0, *, generator=None):
-    return self._fill_inplace(_rng(generator).exponential(1.0 / lambd, self._shape))
-
-
-@method()
-def _fill_inplace(self, values):
-    """Write ``values`` (a NumPy array) into this tensor's memory, as an untracked in-place op."""
-    from .inplace import check_inplace
-    check_inplace(self)
-    self._array[...] = for_device(self.device).asarray(values.astype(self.dtype.np))
-    self._bump_version()
-    return self
-
-
-__all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "from_dlpack", "zeros", "ones", "empty", "full",
-           "empty_strided", "zeros_like", "ones_like", "empty_like", "full_like", "arange", "range",
-           "linspace", "logspace", "eye", "rand", "randn", "randint", "randperm", "rand_like", "randn_like",
-           "randint_like", "normal", "bernoulli", "multinomial", "manual_seed", "seed", "initial_seed",
-           "get_rng_state", "set_rng_state", "Generator", "default_generator"]
+__all__ = ["tensor", "scalar_tensor", "as_tensor", "asarray", "from_numpy", "from_dlpack", "zeros", "ones",
+           "empty", "full", "empty_strided", "zeros_like", "ones_like", "empty_like", "full_like", "arange",
+           "range", "linspace", "logspace", "eye"] + _sampling.__all__

@@ -1,118 +1,153 @@
-"""Indexing. Ints, slices, None and ``...`` make views (``_layout.basic_index`` computes them);
-integer lists/tensors and boolean masks copy. Assignment writes through to the shared storage.
-See course/02_storage_and_strides.
+"""Indexing: ``t[index]`` and ``t[index] = value``.
+
+An index is read left to right, one item per dim, exactly as PyTorch does:
+- an int selects (a view without that dim), a slice narrows (a view with a new offset and stride),
+  ``None`` inserts a size-1 dim, ``...`` skips the dims nobody named -- all views, no copy;
+- integer lists/tensors and boolean masks are *advanced* indices: they are collected and applied at
+  the end in one step that copies (``advanced_index.py``).
+Assignment walks the same way to a view of the target, then writes into it -- so the write lands in
+the shared storage and every other view sees it. See course/02_storage_and_strides.
 """
+import operator
+import warnings
+
+import numpy as np
+
+from .. import _layout
 from ..autograd.function import Function
-from ._util import method, wrap
-from .inplace import apply_inplace, check_inplace, write_into
+from ._util import method
+from .inplace import apply_inplace
 from .. import tensor as _t
 
-
-@method()
-def copy_(self, src, non_blocking=False):
-    """Copy ``src`` (broadcast, cast) into this tensor's memory."""
-    if isinstance(src, _t.Tensor) and src.device != self.device:
-        src = src.to(self.device)
-    return apply_inplace(self, _copy_from, src)
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+              "indices (got {})")
 
 
-class CopyFrom(Function):
-    node_name = "CopyBackwards"
-
-    @staticmethod
-    def forward(ctx, dst, src):
-        xp_src = src._array if isinstance(src, _t.Tensor) else src
-        from .creation import empty_like
-        out = empty_like(dst)
-        out._array[...] = xp_src
-        ctx.src_shape = src._shape if isinstance(src, _t.Tensor) else ()
-        ctx.src_dtype = src.dtype if isinstance(src, _t.Tensor) else None
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        gsrc = grad.sum_to_size(ctx.src_shape) if ctx.src_shape != grad._shape else grad
-        if ctx.src_dtype is not None and gsrc.dtype is not ctx.src_dtype:
-            gsrc = gsrc.to(ctx.src_dtype)
-        return grad * 0, gsrc
+# -- reading the index --------------------------------------------------------------------------
 
 
-def _copy_from(dst, src):
-    return CopyFrom.apply(dst, src)
+def index_items(index):
+    """The index as a tuple of items, plus whether it was written as a tuple (``t[a, b]``).
+
+    A list that holds slices, ``None``, ``...``, tensors or other lists is read as a tuple (NumPy's
+    legacy rule, deprecated by PyTorch); any other list is an integer or boolean index.
+    """
+    if isinstance(index, tuple):
+        return index, True
+    if isinstance(index, list) and len(index) < 32 and any(
+            i is None or i is Ellipsis or isinstance(i, (slice, list, tuple, _t.Tensor)) for i in index):
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+                      "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will "
+                      "be interpreted as tensor index, x[torch.tensor(seq)], which will result either in an "
+                      "error or a different result", UserWarning, stacklevel=3)
+        return tuple(index), True
+    return (index,), False
 
 
-@method()
-def zero_(self):
-    """Fill with zeros in place."""
-    return fill_(self, 0)
+def _classify(item):
+    """('none' | 'ellipsis' | 'slice' | 'bool' | 'int' | 'tensor', value) for one index item."""
+    if item is None:
+        return "none", None
+    if item is Ellipsis:
+        return "ellipsis", None
+    if isinstance(item, slice):
+        return "slice", item
+    if isinstance(item, (bool, np.bool_)):
+        return "bool", bool(item)
+    if isinstance(item, (int, np.integer)):
+        return "int", operator.index(item)
+    if isinstance(item, _t.Tensor):
+        if item.dim() == 0 and item.dtype.name == "bool":
+            return "bool", bool(item.item())
+        if item.dim() == 0 and not item.dtype.is_floating_point:
+            return "int", int(item.item())
+        return "tensor", item
+    if isinstance(item, (list, tuple, np.ndarray)):
+        from .advanced_index import as_index_tensor
+        return "tensor", as_index_tensor(item)
+    raise IndexError(_BAD_INDEX.format(type(item).__name__))
 
 
-class Fill(Function):
-    node_name = "FillBackward0"
-
-    @staticmethod
-    def forward(ctx, x, value):
-        from .creation import empty_like
-        out = empty_like(x)
-        out._array[...] = value._array if isinstance(value, _t.Tensor) else value
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * 0, None
+def _dims_taken(kind, value):
+    if kind in ("int", "slice"):
+        return 1
+    if kind == "tensor":
+        return value.dim() if value.dtype.name in ("bool", "uint8") else 1
+    return 0
 
 
-@method()
-def fill_(self, value):
-    """Set every element to ``value`` in place."""
-    if isinstance(value, _t.Tensor) and value.dim() != 0:
-        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
-                           f"{value.dim()} dimensions.")
-    return apply_inplace(self, Fill.apply, value)
+def walk_index(self, index, skip_full_slices):
+    """Apply the view part of ``index`` to ``self``: returns ``(view, advanced)`` where ``advanced``
+    lists, per dim of ``view``, the tensor that still indexes it (or None). Raises before anything
+    is made when the index is bad."""
+    items, as_tuple = index_items(index)
+    parsed = [_classify(i) for i in items]
+    ndim = self.dim()
+    specified = sum(_dims_taken(k, v) for k, v in parsed)
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    skip_full = skip_full_slices or as_tuple
+    out, dim, advanced = self, 0, []
+    for pos, (kind, value) in enumerate(parsed):
+        if kind == "none":
+            out = out.unsqueeze(dim)
+            advanced.append(None)
+            dim += 1
+        elif kind == "ellipsis":
+            advanced.extend([None] * (ndim - specified))
+            dim += ndim - specified
+        elif kind == "slice":
+            size = out._shape[dim]
+            if not (skip_full and _is_full(value, size)):
+                out = slice_dim(out, dim, value.start, value.stop, 1 if value.step is None else value.step)
+            advanced.append(None)
+            dim += 1
+        elif kind == "bool":  # a new size-1 dim, kept (True) or emptied (False)
+            from .creation import tensor
+            out = out.unsqueeze(dim)
+            advanced.append(tensor([0] if value else [], dtype=_int64(), device=self.device))
+            dim += 1
+        elif kind == "int":
+            size = out._shape[dim]
+            if not -size <= value < size:
+                raise IndexError(f"index {value} is out of bounds for dimension {pos} with size {size}")
+            out = out.select(dim, value)
+        else:
+            advanced.append(value)
+            dim += _dims_taken(kind, value)
+    if all(a is None for a in advanced):
+        advanced = []
+    return out, advanced
+
+
+def _int64():
+    from .. import _dtype
+    return _dtype.int64
+
+
+def _is_full(s, size):
+    """A slice that keeps the whole dim (PyTorch skips it inside a tuple index)."""
+    step = 1 if s.step is None else operator.index(s.step)
+    if step <= 0:
+        return False
+    return slice(s.start, s.stop, step).indices(size) == (0, size, 1)
 
 
 @method("__getitem__")
 def getitem(self, index):
-    """``t[index]``: a view for ints/slices/None/..., a copy for integer tensors and masks."""
-    from .. import _layout
-    items = index if isinstance(index, tuple) else (index,)
-    if any(_is_advanced(i) for i in items):
-        from .advanced_index import advanced_getitem
-        return advanced_getitem(self, items)
-    return _basic_getitem(self, items)
-
-
-def _is_advanced(i):
-    return isinstance(i, (_t.Tensor, list)) or (hasattr(i, "__array__") and not isinstance(i, (int, bool)))
-
-
-def _basic_getitem(self, items):
-    """Apply each index item in turn as PyTorch does: select for ints, slice, unsqueeze for None."""
-    from .. import _layout
-    # validate the whole index first, so a bad index changes nothing and raises PyTorch's error
-    _layout.basic_index(self._shape, self._stride, self._offset, items)
-    n_real = sum(1 for i in items if i is not None and i is not Ellipsis)
-    out, dim = self, 0
-    for item in items:
-        if item is Ellipsis:
-            dim += self.dim() - n_real
-        elif item is None:
-            out = out.unsqueeze(dim)
-            dim += 1
-        elif isinstance(item, slice):
-            if item != slice(None):
-                out = slice_dim(out, dim, item.start, item.stop, item.step or 1)
-            dim += 1
-        elif isinstance(item, bool):
-            raise IndexError("tensorlab does not support a bool scalar as an index yet; use a mask tensor")
-        else:
-            out = out.select(dim, item)
+    """``t[index]``: a view for ints/slices/None/..., a copy when integer tensors or masks are used."""
+    out, advanced = walk_index(self, index, skip_full_slices=False)
+    if advanced:
+        from .advanced_index import index_with
+        return index_with(out, advanced)
     if out is self:
-        out = Alias.apply(self)
+        return Alias.apply(self)
     return out
 
 
 class Alias(Function):
+    """``t[...]``: a new tensor object over exactly the same memory."""
+
     node_name = "AliasBackward0"
 
     @staticmethod
@@ -124,17 +159,21 @@ class Alias(Function):
         return grad
 
 
+# -- select and slice: the two view ops of indexing ------------------------------------------
+
+
 class Select(Function):
     node_name = "SelectBackward0"
 
     @staticmethod
     def forward(ctx, x, dim, index):
-        from .. import _layout
+        if x.dim() == 0:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
         d = _layout.normalize_dim(dim, x.dim())
         size = x._shape[d]
         if not -size <= index < size:
             raise IndexError(f"select(): index {index} out of range for tensor of size "
-                             f"[{', '.join(map(str, x._shape))}] at dimension {d}")
+                             f"{_layout._fmt(x._shape)} at dimension {d}")
         i = index + size if index < 0 else index
         ctx.in_shape, ctx.dim, ctx.index = x._shape, d, i
         return x._make_view(x._offset + i * x._stride[d], x._shape[:d] + x._shape[d + 1:],
@@ -148,10 +187,9 @@ class Select(Function):
 
 
 @method()
-def select(self, dim, index):
+def select(input, dim, index):
     """The slice at ``index`` along ``dim``, with that dim removed (a view)."""
-    import operator
-    return Select.apply(self, dim, operator.index(index))
+    return Select.apply(input, dim, operator.index(index))
 
 
 class Slice(Function):
@@ -159,7 +197,6 @@ class Slice(Function):
 
     @staticmethod
     def forward(ctx, x, dim, start, end, step):
-        from .. import _layout
         d = _layout.normalize_dim(dim, x.dim())
         delta, length, stride = _layout.slice_geometry(x._shape[d], x._stride[d], slice(start, end, step))
         ctx.in_shape, ctx.dim, ctx.slice = x._shape, d, slice(start, end, step)
@@ -179,16 +216,19 @@ def slice_dim(x, dim=0, start=None, end=None, step=1):
     return Slice.apply(x, dim, start, end, step)
 
 
-class SliceScatter(Function):
-    """``out = input`` with ``src`` written into a slice: the backward of slicing."""
+# -- scatters: a copy of the input with one slice replaced (the backward of select/slice) ---------
 
+
+class SliceScatter(Function):
     node_name = "SliceScatterBackward0"
 
     @staticmethod
     def forward(ctx, x, src, dim, start, end, step):
         out = x.clone()
-        with _no_grad():
-            view = slice_dim(out, dim, start, end, step)
+        view = slice_dim(out, dim, start, end, step)
+        if view._shape != src._shape:
+            raise RuntimeError(f"Expected src to have a size equal to the slice of self. src size = "
+                               f"{_layout._fmt(src._shape)}, slice size = {_layout._fmt(view._shape)}")
         view._array[...] = src._array
         ctx.args = (dim, start, end, step)
         return out
@@ -201,8 +241,9 @@ class SliceScatter(Function):
 
 
 @method()
-def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
-    return SliceScatter.apply(self, src, dim, start, end, step)
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    """A copy of ``input`` whose slice ``start:end:step`` along ``dim`` holds ``src``."""
+    return SliceScatter.apply(input, src, dim, start, end, step)
 
 
 class SelectScatter(Function):
@@ -211,8 +252,10 @@ class SelectScatter(Function):
     @staticmethod
     def forward(ctx, x, src, dim, index):
         out = x.clone()
-        with _no_grad():
-            view = out.select(dim, index)
+        view = out.select(dim, index)
+        if view._shape != src._shape:
+            raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                               f"{_layout._fmt(src._shape)}, slice size = {_layout._fmt(view._shape)}")
         view._array[...] = src._array
         ctx.args = (dim, index)
         return out
@@ -225,35 +268,128 @@ class SelectScatter(Function):
 
 
 @method()
-def select_scatter(self, src, dim, index):
-    return SelectScatter.apply(self, src, dim, index)
+def select_scatter(input, src, dim, index):
+    """A copy of ``input`` whose slice ``index`` along ``dim`` holds ``src``."""
+    return SelectScatter.apply(input, src, dim, index)
 
 
-def _no_grad():
-    from ..autograd.grad_mode import no_grad
-    return no_grad()
+# -- writing: copy_, fill_, and t[index] = value --------------------------------------------------
+
+
+class CopyFrom(Function):
+    node_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, dst, src):
+        from .creation import empty_like
+        shape = _layout.broadcast_shapes(dst._shape, src._shape)
+        if shape != dst._shape:
+            raise RuntimeError(f"output with shape {_layout._fmt(dst._shape)} doesn't match the broadcast "
+                               f"shape {_layout._fmt(shape)}")
+        out = empty_like(dst)
+        out._array[...] = src._array
+        ctx.src_shape, ctx.src_dtype, ctx.src_device = src._shape, src.dtype, src.device
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        gsrc = grad.sum_to_size(ctx.src_shape) if ctx.src_shape != grad._shape else grad
+        if gsrc.dtype is not ctx.src_dtype or gsrc.device != ctx.src_device:
+            gsrc = gsrc.to(dtype=ctx.src_dtype, device=ctx.src_device)
+        return grad * 0, gsrc
+
+
+CopyFrom._backward_cls.name = lambda self: "torch::autograd::CopyBackwards"
+
+
+@method()
+def copy_(self, src, non_blocking=False):
+    """Copy ``src`` (broadcast to this shape, cast to this dtype) into this tensor's memory."""
+    if not isinstance(src, _t.Tensor):
+        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
+    if src.device != self.device:
+        src = src.to(self.device)
+    return apply_inplace(self, CopyFrom.apply, src)
+
+
+class Fill(Function):
+    """``fill_(number)``: every element becomes the number."""
+
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        from .creation import empty_like
+        out = empty_like(x)
+        out._array[...] = value._array if isinstance(value, _t.Tensor) else value
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0, None
+
+
+class FillTensor(Fill):
+    """``fill_(0-d tensor)``: the value may require grad; it gets the sum of the gradient."""
+
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0, grad.sum()
+
+
+@method()
+def fill_(self, value):
+    """Set every element to ``value`` (a number or a 0-d tensor) in place."""
+    if isinstance(value, _t.Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.dim()} dimensions.")
+        return apply_inplace(self, FillTensor.apply, value)
+    return apply_inplace(self, Fill.apply, value)
+
+
+@method()
+def zero_(self):
+    """Fill with zeros in place."""
+    return fill_(self, 0)
+
+
+def _value_tensor(self, value):
+    """The value of an assignment as a tensor: numbers take the target's dtype (2.7 into an int64
+    tensor stores 2), tensors move to the target's device."""
+    if isinstance(value, _t.Tensor):
+        return value if value.device == self.device else value.to(self.device)
+    from .creation import tensor
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return tensor(value, dtype=self.dtype, device=self.device)
+    return tensor(value, dtype=self.dtype, device=self.device)
+
+
+def _strip_leading_ones(value):
+    """``x[0] = ones(1, 1, 3)`` works: leading size-1 dims of the value are ignored."""
+    k = 0
+    while k < value.dim() and value._shape[k] == 1:
+        k += 1
+    return value.view(value._shape[k:]) if k else value
 
 
 @method("__setitem__")
 def setitem(self, index, value):
     """``t[index] = value``: writes into this tensor's storage (and so into every view of it)."""
-    items = index if isinstance(index, tuple) else (index,)
-    if any(_is_advanced(i) for i in items):
-        from .advanced_index import advanced_setitem
-        return advanced_setitem(self, items, value)
-    if isinstance(value, _t.Tensor):
-        value = value.to(device=self.device)
-    from ..autograd import grad_mode
-    view = _basic_getitem(self, items) if (self._requires_grad or (isinstance(value, _t.Tensor) and
-                                           value._requires_grad)) and grad_mode.is_grad_enabled() else None
-    if view is None:
-        check_inplace(self)
-        from .. import _layout
-        offset, shape, strides = _layout.basic_index(self._shape, self._stride, self._offset, items)
-        target = self._make_view(offset, shape, strides)
-        write_into(target, value._array if isinstance(value, _t.Tensor) else value)
+    value = _value_tensor(self, value)
+    target, advanced = walk_index(self, index, skip_full_slices=True)
+    if advanced:
+        from .advanced_index import index_put_with
+        index_put_with(target, advanced, _strip_leading_ones(value) if value.dim() else value)
         return
-    view.copy_(value)
+    if target._shape == value._shape:
+        target.copy_(value)
+    elif value.dim() == 0:
+        target.fill_(value)
+    else:
+        target.copy_(_strip_leading_ones(value).expand(target._shape))
 
 
 __all__ = ["select", "slice_scatter", "select_scatter"]

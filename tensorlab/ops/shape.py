@@ -1,11 +1,14 @@
-"""Shape ops. The *view* ops here copy nothing: each computes a new (offset, shape, strides) with
+"""Shape ops, part 1: reading the same elements with another shape.
+
+The *view* ops here copy nothing: each computes a new (offset, shape, strides) with
 ``tensorlab._layout`` and returns a tensor over the same storage. Their backward maps the gradient
-back to the input's shape (transpose it back, sum the expanded dims...).
+back to the input's shape (reshape it back, sum the expanded dims...). ``reshape`` is a view when the
+strides allow one and a copy otherwise -- exactly when PyTorch copies.
+Part 2 (reordering dims: transpose, permute, squeeze...) is in ``shape_reorder.py``; part 3 (taking
+pieces: narrow, unfold, diagonal, split...) is in ``shape_pieces.py``.
 See course/02_storage_and_strides and course/03_views_and_broadcasting.
 """
 import operator
-
-import numpy as np
 
 from .. import _layout
 from ..autograd.function import Function
@@ -13,10 +16,22 @@ from ._util import method, wrap, xp_of
 
 
 def _dims(args):
-    """Accept ``f(2, 3)`` and ``f((2, 3))``."""
+    """Accept ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(torch.Size([2, 3]))``."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
-    return tuple(operator.index(a) for a in args)
+    try:
+        return tuple(operator.index(a) for a in args)
+    except TypeError:
+        names = ", ".join(type(a).__name__ for a in args)
+        raise TypeError(f"expected a sequence of ints as the shape, but got ({names})") from None
+
+
+def _type_name(x):
+    """``torch.FloatTensor``: the legacy name PyTorch uses in some messages."""
+    return "torch." + x.dtype._legacy
+
+
+# -- view and reshape -----------------------------------------------------------------------------
 
 
 class View(Function):
@@ -39,16 +54,19 @@ class View(Function):
 
 
 class UnsafeView(View):
-    """``reshape`` that had to copy: the view of the fresh copy (PyTorch's _unsafe_view)."""
+    """``reshape`` that had to copy: a view of the fresh copy (PyTorch's _unsafe_view)."""
 
     node_name = "UnsafeViewBackward0"
 
 
 @method()
 def view(self, *shape):
-    """Same storage, new shape. Fails when the strides cannot express it -- use reshape then."""
-    if len(shape) == 1 and not isinstance(shape[0], (int, np.integer, tuple, list)):
-        from .elementwise import view_as_dtype
+    """Same storage, new shape. Fails when the strides cannot express it -- use reshape then.
+
+    One size may be -1: it is inferred from the number of elements.
+    """
+    if len(shape) == 1 and hasattr(shape[0], "itemsize") and hasattr(shape[0], "is_floating_point"):
+        from .elementwise import view_as_dtype  # view(dtype): reinterpret the bytes
         return view_as_dtype(self, shape[0])
     return View.apply(self, _dims(shape))
 
@@ -60,16 +78,85 @@ def view_as(self, other):
 
 @method()
 def reshape(self, *shape):
-    """A view when the layout allows it, otherwise a contiguous copy reshaped."""
+    """A view when the layout allows it, otherwise a contiguous copy reshaped (and never both)."""
     shape = _layout.infer_size(_dims(shape), self.numel())
     if _layout.view_strides(self._shape, self._stride, shape) is not None:
         return View.apply(self, shape)
-    return UnsafeView.apply(self.contiguous(), shape)
+    return UnsafeView.apply(Clone.apply(self, True), shape)
 
 
 @method()
 def reshape_as(self, other):
     return self.reshape(other._shape)
+
+
+@method()
+def flatten(self, start_dim=0, end_dim=-1):
+    """Merge dims ``start_dim..end_dim`` into one (a view when possible, like reshape)."""
+    n = self.dim()
+    if n == 0:
+        return self.reshape(1)
+    s, e = _layout.normalize_dim(start_dim, n), _layout.normalize_dim(end_dim, n)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return self
+    return self.reshape(self._shape[:s] + (_layout.numel(self._shape[s:e + 1]),) + self._shape[e + 1:])
+
+
+@method()
+def unflatten(self, dim, sizes):
+    """Split dim ``dim`` into ``sizes`` (one may be -1): the inverse of flatten, always a view."""
+    d = _layout.normalize_dim(dim, self.dim())
+    sizes = _dims((sizes,))
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    n = self._shape[d]
+    try:
+        sizes = _layout.infer_size(sizes, n)
+    except RuntimeError as err:
+        if "invalid for input" not in str(err):
+            raise
+        raise RuntimeError(f"unflatten: Provided sizes {_layout._fmt(sizes)} don't multiply up to the size "
+                           f"of dim {dim} ({n}) in the input tensor") from None
+    return self.view(self._shape[:d] + sizes + self._shape[d + 1:])
+
+
+@method()
+def ravel(self):
+    """All elements in one dim: ``contiguous().view(-1)``."""
+    return self.contiguous().view(-1)
+
+
+# -- expand ---------------------------------------------------------------------------------------
+
+
+class Expand(Function):
+    node_name = "ExpandBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.self_sym_sizes = x._shape
+        new_shape, strides = _layout.expand_strides(x._shape, x._stride, shape, _type_name(x))
+        return x._make_view(x._offset, new_shape, strides)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.sum_to_size(ctx.self_sym_sizes), None
+
+
+@method()
+def expand(self, *sizes):
+    """Broadcast to a bigger shape without copying: repeated dims get stride 0 (-1 keeps a size)."""
+    return Expand.apply(self, _dims(sizes))
+
+
+@method()
+def expand_as(self, other):
+    return Expand.apply(self, other._shape)
+
+
+# -- as_strided: the primitive every view is made of ------------------------------------------------
 
 
 class AsStrided(Function):
@@ -89,213 +176,66 @@ class AsStrided(Function):
 
 
 def as_strided_backward(grad, size, stride, offset, in_shape, in_stride, in_offset):
-    """Scatter-add each gradient element to the storage position it was read from, then read the
-    input's own positions out of that storage-shaped buffer."""
+    """Add each gradient element into the storage position it was read from, then read the input's
+    own positions out of that storage-shaped buffer.
+
+    Where the input itself reads one position several times (it was expanded), the position's
+    gradient is shared out equally so that summing back over the copies gives it once.
+    """
     from .creation import zeros
     lo = min(offset, in_offset)
-    span = 1 + max(offset + sum((n - 1) * s for n, s in zip(size, stride)),
-                   in_offset + sum((n - 1) * s for n, s in zip(in_shape, in_stride))) - lo
-    positions = _positions(size, stride, offset - lo)
+    span = max(_layout.storage_span(size, stride, offset), _layout.storage_span(in_shape, in_stride, in_offset),
+               lo + 1) - lo
     flat = zeros(span, dtype=grad.dtype, device=grad.device)
-    flat = flat.index_add(0, positions, grad.reshape(-1))
-    return flat.as_strided(in_shape, in_stride, in_offset - lo)
+    flat = flat.index_put((_positions(grad, size, stride, offset - lo),), grad.reshape(-1), accumulate=True)
+    result = flat.as_strided(in_shape, in_stride, in_offset - lo)
+    if _layout.may_overlap(in_shape, in_stride):
+        ones = zeros(in_shape, dtype=grad.dtype, device=grad.device) + 1
+        count = zeros(span, dtype=grad.dtype, device=grad.device).index_put(
+            (_positions(grad, in_shape, in_stride, in_offset - lo),), ones.reshape(-1), accumulate=True)
+        result = result / count.as_strided(in_shape, in_stride, in_offset - lo)
+    return result
 
 
-def _positions(size, stride, offset):
-    from .creation import tensor
-    pos = np.full(size, offset, dtype=np.int64)
+def _positions(like, size, stride, offset):
+    """A 1-D int64 tensor: the storage position of every element of the layout, in row-major order."""
+    xp = xp_of(like)
+    pos = xp.full(size, offset, dtype="int64")
     for d, (n, s) in enumerate(zip(size, stride)):
         shape = [1] * len(size)
         shape[d] = n
-        pos = pos + (np.arange(n) * s).reshape(shape)
-    return tensor(pos.reshape(-1))
+        pos = pos + (xp.arange(n, dtype="int64") * s).reshape(shape)
+    return wrap(pos.reshape(-1), like.device)
 
 
 @method()
 def as_strided(self, size, stride, storage_offset=None):
-    """Any (shape, strides, offset) over this storage -- the primitive every view is made of."""
-    offset = self._offset if storage_offset is None else storage_offset
-    size, stride = tuple(size), tuple(stride)
+    """Any (shape, strides, offset) over this storage -- the primitive every view is made of.
+
+    Nothing checks that the windows make sense: overlapping reads are allowed (that is how
+    ``unfold`` builds convolution windows), reading past the storage is not.
+    """
+    offset = self._offset if storage_offset is None else operator.index(storage_offset)
+    size, stride = _dims((size,)), _dims((stride,))
     if len(size) != len(stride):
-        raise RuntimeError(f"mismatch in length of strides and shape")
-    needed = offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1 if 0 not in size else 0
+        raise RuntimeError("mismatch in length of strides and shape")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: "
+                           f"{_layout._fmt(stride)}")
+    if any(n < 0 for n in size):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {_layout._fmt(size)}")
+    item = self.element_size()
+    needed = _layout.storage_span(size, stride, offset)
     if needed > self._storage._flat.size:
-        raise RuntimeError(f"setStorage: sizes [{', '.join(map(str, size))}], strides "
-                           f"[{', '.join(map(str, stride))}], storage offset {offset}, and itemsize "
-                           f"{self.element_size()} requiring a storage size of {needed * self.element_size()} "
-                           f"are out of bounds for storage of size "
-                           f"{self._storage._flat.size * self.element_size()}")
+        raise RuntimeError(f"setStorage: sizes {_layout._fmt(size)}, strides {_layout._fmt(stride)}, storage "
+                           f"offset {offset}, and itemsize {item} requiring a storage size of {needed * item} "
+                           f"are out of bounds for storage of size {self._storage._flat.size * item}")
     return AsStrided.apply(self, size, stride, offset)
 
 
-class Expand(Function):
-    node_name = "ExpandBackward0"
-
-    @staticmethod
-    def forward(ctx, x, shape):
-        ctx.self_sym_sizes = x._shape
-        new_shape, strides = _layout.expand_strides(x._shape, x._stride, shape)
-        return x._make_view(x._offset, new_shape, strides)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.sum_to_size(ctx.self_sym_sizes), None
-
-
-@method()
-def expand(self, *sizes):
-    """Broadcast to a bigger shape without copying: repeated dims get stride 0 (-1 keeps a size)."""
-    return Expand.apply(self, _dims(sizes))
-
-
-@method()
-def expand_as(self, other):
-    return Expand.apply(self, other._shape)
-
-
-class Transpose(Function):
-    node_name = "TransposeBackward0"
-
-    @staticmethod
-    def forward(ctx, x, dim0, dim1):
-        n = x.dim()
-        d0, d1 = _layout.normalize_dim(dim0, n), _layout.normalize_dim(dim1, n)
-        ctx.dim0, ctx.dim1 = d0, d1
-        shape, strides = list(x._shape), list(x._stride)
-        if n:
-            shape[d0], shape[d1] = shape[d1], shape[d0]
-            strides[d0], strides[d1] = strides[d1], strides[d0]
-        return x._make_view(x._offset, tuple(shape), tuple(strides))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.transpose(ctx.dim0, ctx.dim1), None, None
-
-
-@method("transpose", "swapaxes", "swapdims")
-def transpose(self, dim0, dim1):
-    """Swap two dims: swaps their sizes and strides, so the result is usually not contiguous."""
-    return Transpose.apply(self, dim0, dim1)
-
-
-class T(Function):
-    node_name = "TBackward0"
-
-    @staticmethod
-    def forward(ctx, x):
-        if x.dim() > 2:
-            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.dim()}D")
-        return x._make_view(x._offset, x._shape[::-1], x._stride[::-1])
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.t()
-
-
-@method()
-def t(self):
-    return T.apply(self)
-
-
-class Permute(Function):
-    node_name = "PermuteBackward0"
-
-    @staticmethod
-    def forward(ctx, x, dims):
-        n = x.dim()
-        if len(dims) != n:
-            raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not "
-                               f"match the length of the desired ordering of dimensions i.e. input.dim() = "
-                               f"{n} is not equal to len(dims) = {len(dims)}")
-        dims = tuple(_layout.normalize_dim(d, n) for d in dims)
-        if len(set(dims)) != n:
-            raise RuntimeError("permute(): duplicate dims are not allowed.")
-        ctx.dims = dims
-        return x._make_view(x._offset, tuple(x._shape[d] for d in dims), tuple(x._stride[d] for d in dims))
-
-    @staticmethod
-    def backward(ctx, grad):
-        inverse = [0] * len(ctx.dims)
-        for i, d in enumerate(ctx.dims):
-            inverse[d] = i
-        return grad.permute(inverse), None
-
-
-@method()
-def permute(self, *dims):
-    """Reorder dims: reorders sizes and strides together (zero-copy)."""
-    return Permute.apply(self, _dims(dims))
-
-
-@property
-def _T(self):
-    return self.permute(tuple(range(self.dim() - 1, -1, -1))) if self.dim() != 2 else self.t()
-
-
-@property
-def _mT(self):
-    if self.dim() < 2:
-        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
-    return self.transpose(-2, -1)
-
-
-method("T")(_T)
-method("mT")(_mT)
-
-
-class Unsqueeze(Function):
-    node_name = "UnsqueezeBackward0"
-
-    @staticmethod
-    def forward(ctx, x, dim):
-        dim = _layout.normalize_dim(dim, x.dim() + 1)
-        ctx.dim = dim
-        shape, strides = _layout.unsqueeze_geometry(x._shape, x._stride, dim)
-        return x._make_view(x._offset, shape, strides)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.squeeze(ctx.dim), None
-
-
-@method()
-def unsqueeze(self, dim):
-    """Insert a dim of size 1 at ``dim`` (like ``np.expand_dims``)."""
-    return Unsqueeze.apply(self, dim)
-
-
-class Squeeze(Function):
-    node_name = "SqueezeBackward0"
-
-    @staticmethod
-    def forward(ctx, x, dims):
-        n = x.dim()
-        ctx.self_sym_sizes = x._shape
-        dims = range(n) if dims is None else {_layout.normalize_dim(d, n) for d in dims}
-        keep = [i for i in range(n) if not (i in dims and x._shape[i] == 1)]
-        return x._make_view(x._offset, tuple(x._shape[i] for i in keep), tuple(x._stride[i] for i in keep))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.reshape(ctx.self_sym_sizes), None
-
-
-class SqueezeDim(Squeeze):
-    node_name = "SqueezeBackward1"
-
-
-class SqueezeDims(Squeeze):
-    node_name = "SqueezeBackward2"
-
-
-@method()
-def squeeze(self, dim=None):
-    """Remove dims of size 1 (all of them, or only ``dim`` if it has size 1)."""
-    if dim is None:
-        return Squeeze.apply(self, None)
-    if isinstance(dim, (tuple, list)):
-        return SqueezeDims.apply(self, tuple(dim))
-    return SqueezeDim.apply(self, (dim,))
+# -- copies and detaching ---------------------------------------------------------------------------
 
 
 class Clone(Function):
@@ -303,11 +243,12 @@ class Clone(Function):
 
     @staticmethod
     def forward(ctx, x, contiguous):
-        xp = xp_of(x)
-        array = xp.ascontiguousarray(x._array) if contiguous else x._array.copy(order="K")
-        if array is x._array:
-            array = array.copy()
-        return wrap(array, x.device)
+        from .creation import empty_strided
+        strides = (_layout.contiguous_strides(x._shape) if contiguous
+                   else _layout.dense_strides_like(x._shape, x._stride))
+        out = empty_strided(x._shape, strides, dtype=x.dtype, device=x.device)
+        out._array[...] = x._array
+        return out
 
     @staticmethod
     def backward(ctx, grad):
@@ -316,13 +257,14 @@ class Clone(Function):
 
 @method()
 def clone(self, *, memory_format=None):
-    """A copy with its own storage (same strides when dense, as PyTorch's preserve_format)."""
-    return Clone.apply(self, memory_format == "contiguous_format")
+    """A copy with its own storage. It keeps the memory order of the input (a transposed input gives
+    a transposed copy), as PyTorch's default ``preserve_format`` does."""
+    return Clone.apply(self, memory_format is _layout.contiguous_format)
 
 
 @method()
 def contiguous(self, memory_format=None):
-    """``self`` if already contiguous, else a row-major copy."""
+    """``self`` if already row-major (no copy, no graph node), else a row-major copy."""
     if self.is_contiguous():
         return self
     return Clone.apply(self, True)
@@ -332,36 +274,27 @@ def contiguous(self, memory_format=None):
 def detach(self):
     """Same storage and version counter, no history: a new leaf that stops gradient flow."""
     out = self._make_view(self._offset, self._shape, self._stride)
-    out._base = self._base
+    out._base = None
     return out
 
 
 @method()
 def detach_(self):
+    """Cut this tensor from its history in place (not allowed for views that have history)."""
     if self._base is not None and self._grad_fn is not None:
         raise RuntimeError("Can't detach views in-place. Use detach() instead.")
     self._grad_fn, self._output_nr, self._requires_grad = None, 0, False
     return self
 
 
-@method()
-def flatten(self, start_dim=0, end_dim=-1):
-    """Merge dims ``start_dim..end_dim`` into one (a view when possible)."""
-    n = self.dim()
-    if n == 0:
-        return self.reshape(1)
-    s, e = _layout.normalize_dim(start_dim, n), _layout.normalize_dim(end_dim, n)
-    if s > e:
-        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    if s == e:
-        return self
-    return self.reshape(self._shape[:s] + (_layout.numel(self._shape[s:e + 1]),) + self._shape[e + 1:])
+from . import shape_reorder as _reorder  # noqa: E402 - the other two parts of the shape family
+from . import shape_pieces as _pieces  # noqa: E402
+from .shape_reorder import *  # noqa: E402,F401,F403
+from .shape_pieces import *  # noqa: E402,F401,F403
 
+contiguous_format, preserve_format, channels_last = (_layout.contiguous_format, _layout.preserve_format,
+                                                     _layout.channels_last)
 
-@method()
-def ravel(self):
-    return self.reshape(-1)
-
-
-__all__ = ["reshape", "transpose", "swapaxes", "swapdims", "t", "permute", "unsqueeze", "squeeze", "clone",
-           "detach", "flatten", "ravel", "as_strided"]
+__all__ = ["reshape", "clone", "detach", "flatten", "unflatten", "ravel", "as_strided", "contiguous_format",
+           "preserve_format", "channels_last"] + \
+    _reorder.__all__ + _pieces.__all__

@@ -1,0 +1,234 @@
+"""Random tensors, reproducible with ``manual_seed``.
+
+Every random number comes from a ``Generator`` -- the global ``default_generator`` unless you pass
+``generator=``. A generator is a NumPy bit generator plus the seed it started from, so seeding it again
+replays the same numbers, and every lesson that seeds prints the same values on every run.
+(They are not PyTorch's numbers: the two libraries use different algorithms.)
+See course/01_tensors.
+"""
+import numpy as np
+
+from .. import _dtype
+from .._device import as_device
+from .. import tensor as _t
+from ._util import method
+
+
+class Generator:
+    """A source of random numbers; ``manual_seed`` makes it start over."""
+
+    def __init__(self, device="cpu"):
+        self.device = as_device(device)
+        self._seed = 67280421310721
+        self._rng = np.random.default_rng(self._seed)
+
+    def manual_seed(self, seed):
+        seed = int(seed)
+        if not -2**63 <= seed < 2**64:
+            raise RuntimeError("Overflow when unpacking long long")
+        self._seed = seed % 2**64
+        self._rng = np.random.default_rng(self._seed)
+        return self
+
+    def seed(self):
+        """Seed from the operating system's entropy; returns the new seed."""
+        self._seed = int(np.random.SeedSequence().entropy % (2**63))
+        self._rng = np.random.default_rng(self._seed)
+        return self._seed
+
+    def initial_seed(self):
+        return self._seed
+
+    def get_state(self):
+        """The generator's state as a uint8 tensor (``set_state`` puts it back)."""
+        text = repr(self._rng.bit_generator.state).encode()
+        return _t.Tensor._from_array(np.frombuffer(text, dtype=np.uint8).copy())
+
+    def set_state(self, state):
+        import ast
+        self._rng.bit_generator.state = ast.literal_eval(bytes(state.numpy()).decode())
+        return self
+
+    def __repr__(self):
+        return f"<torch._C.Generator object at {hex(id(self))}>"
+
+
+default_generator = Generator()
+
+
+def manual_seed(seed):
+    """Seed every tensorlab random function (rand, randn, dropout, shuffling...); returns the generator."""
+    return default_generator.manual_seed(seed)
+
+
+def seed():
+    return default_generator.seed()
+
+
+def initial_seed():
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    default_generator.set_state(new_state)
+
+
+def _rng(generator):
+    """The NumPy generator behind ``generator`` (the global one for None)."""
+    return (generator or default_generator)._rng
+
+
+def _make(draw, size, dtype, device, requires_grad, default=None):
+    from .creation import _finish, _size
+    dtype = dtype or default or _dtype.get_default_dtype()
+    shape = _size(size)
+    return _finish(np.asarray(draw(shape)).astype(dtype.np, copy=False), device, requires_grad)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
+         pin_memory=False):
+    """Uniform samples on [0, 1)."""
+    return _make(lambda s: _rng(generator).random(s), size, dtype, device, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
+          pin_memory=False):
+    """Standard normal samples (mean 0, standard deviation 1)."""
+    return _make(lambda s: _rng(generator).standard_normal(s), size, dtype, device, requires_grad)
+
+
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
+            out=None, layout=None):
+    """Integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
+    if size is None:
+        if not isinstance(high, (tuple, list, _t.Size)):
+            raise TypeError(f"randint(): argument 'size' (position 2) must be tuple of ints, not "
+                            f"{type(high).__name__}")
+        low, high, size = 0, low, high
+    if not isinstance(size, (tuple, list, _t.Size)):
+        raise TypeError(f"randint(): argument 'size' must be tuple of ints, not {type(size).__name__}")
+    low, high = int(low), int(high)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return _make(lambda s: _rng(generator).integers(low, high, s), (size,), dtype, device, requires_grad,
+                 default=_dtype.int64)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None):
+    """A random ordering of 0 .. n-1."""
+    from .creation import _size
+    (n,) = _size((n,))
+    return _make(lambda s: _rng(generator).permutation(n), (n,), dtype, device, requires_grad,
+                 default=_dtype.int64)
+
+
+def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
+    return rand(input._shape, dtype=dtype or input.dtype, device=device or input.device,
+                requires_grad=requires_grad)
+
+
+def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
+    return randn(input._shape, dtype=dtype or input.dtype, device=device or input.device,
+                 requires_grad=requires_grad)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False,
+                 memory_format=None):
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, input._shape, dtype=dtype or input.dtype, device=device or input.device,
+                   requires_grad=requires_grad)
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
+           out=None):
+    """Normal samples. ``mean``/``std`` may be tensors (they broadcast) or numbers (then give ``size``)."""
+    from .creation import _finish, _size
+    from .. import _layout
+    like = mean if isinstance(mean, _t.Tensor) else std if isinstance(std, _t.Tensor) else None
+    if size is None and like is None:
+        raise TypeError("normal() received an invalid combination of arguments - got (float, float), but "
+                        "expected one of: (Tensor mean, Tensor std) or (float mean, float std, tuple of ints size)")
+    m = mean._array if isinstance(mean, _t.Tensor) else mean
+    s = std._array if isinstance(std, _t.Tensor) else std
+    if np.min(s) < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {np.min(s):g}")
+    if size is not None:
+        shape = _size((size,))
+    else:
+        shape = _layout.broadcast_shapes(np.shape(m), np.shape(s))
+    dtype = dtype or (like.dtype if like is not None else _dtype.get_default_dtype())
+    array = _rng(generator).standard_normal(shape) * s + m
+    return _finish(np.asarray(array).astype(dtype.np), device or (like.device if like is not None else None),
+                   requires_grad)
+
+
+def bernoulli(input, p=None, *, generator=None, out=None):
+    """1 with probability ``input`` (or ``p``), else 0, elementwise."""
+    from .creation import _finish
+    probs = input._array if p is None else p
+    draws = _rng(generator).random(input._shape) < probs
+    return _finish(draws.astype(input.dtype.np), input.device)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """Draw ``num_samples`` category indices per row, with probabilities proportional to ``input``."""
+    from .creation import _finish
+    probs = np.asarray(input.detach().cpu().numpy(), dtype=np.float64)
+    if not replacement and num_samples > probs.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    rng = _rng(generator)
+    rows = probs.reshape(-1, probs.shape[-1])
+    out = np.stack([rng.choice(row.size, num_samples, replace=replacement, p=row / row.sum()) for row in rows])
+    return _finish(out.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64), input.device)
+
+
+# -- in-place fillers (used by nn.init) ---------------------------------------------------------------
+
+
+@method()
+def uniform_(self, a=0.0, b=1.0, *, generator=None):
+    """Fill in place with uniform samples on [a, b)."""
+    return self._fill_inplace(_rng(generator).uniform(a, b, self._shape))
+
+
+@method()
+def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    return self._fill_inplace(_rng(generator).normal(mean, std, self._shape))
+
+
+@method()
+def random_(self, low=0, high=None, *, generator=None):
+    if high is None:
+        low, high = 0, low if low else 2 ** min(self.dtype.np.itemsize * 8 - 1, 53)
+    return self._fill_inplace(_rng(generator).integers(low, high, self._shape))
+
+
+@method()
+def bernoulli_(self, p=0.5, *, generator=None):
+    return self._fill_inplace(_rng(generator).random(self._shape) < p)
+
+
+@method()
+def exponential_(self, lambd=1.0, *, generator=None):
+    return self._fill_inplace(_rng(generator).exponential(1.0 / lambd, self._shape))
+
+
+@method()
+def _fill_inplace(self, values):
+    """Write ``values`` (a NumPy array) into this tensor's memory, as an untracked in-place op."""
+    from ..backend import for_device
+    from .inplace import check_inplace
+    check_inplace(self)
+    self._array[...] = for_device(self.device).asarray(np.asarray(values).astype(self.dtype.np))
+    self._bump_version()
+    return self
+
+
+__all__ = ["rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "normal",
+           "bernoulli", "multinomial", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
+           "Generator", "default_generator"]
