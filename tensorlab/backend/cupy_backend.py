@@ -15,6 +15,8 @@ def is_available():
 
 def strided_view(flat, offset, shape, strides):
     item = flat.itemsize
+    if 0 in shape:  # an empty view reads nothing; its offset may point past the end (PyTorch allows it)
+        offset = 0
     return cupy.ndarray(shape, flat.dtype, memptr=flat.data + offset * item,
                         strides=tuple(s * item for s in strides))
 

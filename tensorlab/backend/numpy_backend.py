@@ -14,6 +14,8 @@ def strided_view(flat, offset, shape, strides):
            [4., 5.]])
     """
     item = flat.itemsize
+    if 0 in shape:  # an empty view reads nothing; its offset may point past the end (PyTorch allows it)
+        offset = 0
     return np.ndarray(shape, flat.dtype, buffer=flat, offset=offset * item,
                       strides=tuple(s * item for s in strides))
 
