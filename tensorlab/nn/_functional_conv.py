@@ -172,8 +172,29 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     return (out, indices) if return_indices else out
 
 
+def _via_2d(pool_2d, input, *args):
+    """1-d pooling as 2-d pooling of a height-1 image (PyTorch's graph shows the SqueezeBackward1)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input, but got {list(input._shape)}")
+    out = pool_2d(input.unsqueeze(-2), *args)
+    if isinstance(out, tuple):
+        return tuple(o.squeeze(-2) for o in out)
+    return out.squeeze(-2)
+
+
+def _as_2d(value, fill):
+    """A 1-d pooling argument as the 2-d one for a height-1 image: ``(fill, value)``."""
+    return (fill, value[0] if isinstance(value, (list, tuple)) else value)
+
+
+def _stride_2d(stride, kernel):
+    return kernel if stride is None or (isinstance(stride, (list, tuple)) and not stride) else _as_2d(stride, 1)
+
+
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 1)
+    kernel = _as_2d(kernel_size, 1)
+    return _via_2d(max_pool2d, input, kernel, _stride_2d(stride, kernel), _as_2d(padding, 0),
+                   _as_2d(dilation, 1), ceil_mode, return_indices)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
@@ -199,7 +220,9 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
-    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1)
+    kernel = _as_2d(kernel_size, 1)
+    return _via_2d(avg_pool2d, input, kernel, _stride_2d(stride, kernel), _as_2d(padding, 0), ceil_mode,
+                   count_include_pad)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
@@ -227,7 +250,8 @@ def _adaptive_avg_pool(input, output_size, nd):
 
 
 def adaptive_avg_pool1d(input, output_size):
-    return _adaptive_avg_pool(input, output_size, 1)
+    size = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    return _via_2d(adaptive_avg_pool2d, input, (1, size))
 
 
 def adaptive_avg_pool2d(input, output_size):

@@ -148,30 +148,24 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 
 def linear(input, weight, bias=None):
-    """``input @ weight.T + bias``. On a 2-d input this is one ``addmm`` (AddmmBackward0), as in PyTorch;
-    other inputs are flattened to 2-d and the result viewed back."""
-    if input.dim() == 2:
-        return _affine(input, weight, bias)
-    if input.dim() == 0 or weight.dim() != 2:
-        return _affine_nd(input, weight, bias)
-    lead = input._shape[:-1]
-    out = _affine(input.reshape(-1, input._shape[-1]), weight, bias)
-    return out.view(lead + (weight._shape[0],))
-
-
-def _affine(x, weight, bias):
-    if x._shape[1] != weight._shape[-1]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({x._shape[0]}x{x._shape[1]} and "
-                           f"{weight._shape[-1]}x{weight._shape[0]})")
+    """``input @ weight.T + bias``. With a bias, a 2-d input is one ``addmm`` (AddmmBackward0), as in
+    PyTorch, and other inputs are flattened to 2-d and viewed back; without one it is a ``matmul``."""
+    if weight.dim() != 2 or input.dim() == 0:
+        out = input.matmul(weight.t() if weight.dim() == 2 else weight)
+        return out if bias is None else out + bias
+    if input._shape[-1] != weight._shape[1]:
+        rows = input.numel() // input._shape[-1] if input._shape[-1] else 0
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows if input.dim() > 1 else 1}x"
+                           f"{input._shape[-1]} and {weight._shape[1]}x{weight._shape[0]})")
     if bias is None:
-        return x.mm(weight.t())
+        if hasattr(input, "matmul"):
+            return input.matmul(weight.t())
+        return input.reshape(-1, input._shape[-1]).mm(weight.t()).view(input._shape[:-1] + weight._shape[:1])
     addmm = getattr(_ops, "addmm", None) or _nn.Addmm.apply
-    return addmm(bias, x, weight.t())
-
-
-def _affine_nd(x, weight, bias):
-    out = x.matmul(weight.t()) if weight.dim() == 2 else x.matmul(weight)
-    return out if bias is None else out + bias
+    if input.dim() == 2:
+        return addmm(bias, input, weight.t())
+    flat = input.reshape(-1, input._shape[-1])
+    return addmm(bias, flat, weight.t()).view(input._shape[:-1] + weight._shape[:1])
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -185,7 +179,7 @@ def bilinear(input1, input2, weight, bias=None):
     out = (t * x2.unsqueeze(1)).sum(-1)
     if bias is not None:
         out = out + bias
-    return out.reshape(lead + (o,))
+    return out if input1.dim() == 2 else out.reshape(lead + (o,))
 
 
 # -- dropout ----------------------------------------------------------------------------------------------
