@@ -30,7 +30,7 @@ class MaskedFill(Function):
     @staticmethod
     def forward(ctx, x, mask, value):
         _check_mask(mask, "masked_fill_")
-        shape = _layout.broadcast_shapes(x._shape, mask._shape)
+        shape = _layout.broadcast_shapes(mask._shape, x._shape)
         xp = xp_of(x)
         fill = value._array.astype(x.dtype.np) if isinstance(value, _t.Tensor) else value
         out = xp.where(mask._array, xp.asarray(fill, dtype=x.dtype.np), x._array)
@@ -79,7 +79,7 @@ class MaskedSelect(Function):
     def forward(ctx, x, mask):
         if mask.dtype is not _dtype.bool:
             raise RuntimeError("masked_select: expected BoolTensor for mask")
-        shape = _layout.broadcast_shapes(x._shape, mask._shape)
+        shape = _layout.broadcast_shapes(mask._shape, x._shape)
         xp = xp_of(x)
         ctx.save_for_backward(mask)
         ctx.in_shape, ctx.shape = x._shape, shape
@@ -109,7 +109,7 @@ class MaskedScatter(Function):
         if source.dtype is not x.dtype:
             raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                                f"{legacy_name(x.dtype)} and {legacy_name(source.dtype)}")
-        shape = _layout.broadcast_shapes(x._shape, mask._shape)
+        shape = _layout.broadcast_shapes(mask._shape, x._shape)
         xp = xp_of(x)
         full_mask = xp.broadcast_to(mask._array, shape)
         count = int(full_mask.sum())
@@ -183,13 +183,18 @@ class Where(Function):
         return None, gx, gy
 
 
-@method()
 def where(condition, input=None, other=None, *, out=None):
     """``where(cond, x, y)``: ``x`` where ``cond`` is True, else ``y`` (all three broadcast; ``x`` and
     ``y`` may be numbers). ``where(cond)`` alone is ``nonzero(cond, as_tuple=True)``."""
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
     return Where.apply(condition, input, other)
+
+
+@method("where")
+def _where_method(self, condition, other):
+    """``x.where(cond, y)``: the method form takes the tensor first."""
+    return Where.apply(condition, self, other)
 
 
 @method()

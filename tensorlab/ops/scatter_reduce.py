@@ -87,13 +87,17 @@ def _mean_factors(xp, x, values, out, where, excluded, counts):
 
 
 def _extremum_factors(xp, x, values, out, where, excluded, counts):
-    """amax/amin: the contributors equal to the result share the gradient equally (ties split it)."""
-    self_wins = (x == out) & ~excluded
+    """amax/amin: the contributors equal to the result share the gradient equally (ties split it).
+
+    As in PyTorch, an excluded ``self`` (``include_self=False``) that happens to equal the result
+    still counts as a tie -- it just keeps no share of the gradient.
+    """
+    self_ties = x == out
     src_wins = values == out[where]
-    ties = self_wins.astype(xp.int64)
+    ties = self_ties.astype(xp.int64)
     xp.add.at(ties, where, src_wins)
     share = 1.0 / xp.maximum(ties, 1)
-    return (share * self_wins).astype(out.dtype), (share[where] * src_wins).astype(out.dtype)
+    return (share * (self_ties & ~excluded)).astype(out.dtype), (share[where] * src_wins).astype(out.dtype)
 
 
 def _prod_factors(xp, x, values, out, where, excluded, counts):
