@@ -54,9 +54,16 @@ class View(Function):
 
 
 class UnsafeView(View):
-    """``reshape`` that had to copy: a view of the fresh copy (PyTorch's _unsafe_view)."""
+    """``reshape`` that had to copy: the fresh copy reshaped. It is not a view for autograd (it has no
+    ``_base``): nobody else can see the copy (PyTorch's _unsafe_view)."""
 
     node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        out = View.forward(ctx, x, shape)
+        out._base = None
+        return out
 
 
 @method()
