@@ -32,8 +32,9 @@ $(STAMP): pyproject.toml course/lab-overrides.json
 	mkdir -p $(LAB_SETTINGS) && cp course/lab-overrides.json $(LAB_SETTINGS)/overrides.json
 	touch $@
 
+# (as root, e.g. in a container, Jupyter refuses to start without --allow-root)
 lab: install
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=course
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=course $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # pytest exits with 5 when it collected no tests; that is not a failure of the project.
 test: install
