@@ -6,6 +6,7 @@ as the largest value. The gradient of the values goes back to the positions name
 (a scatter), and nowhere else.
 See course/04_ops_and_reductions.
 """
+import math
 import operator
 
 from .. import _dtype, _layout, return_types
@@ -197,37 +198,37 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     NaNs are never equal, so each NaN is its own value.
     """
     xp = xp_of(input)
-    int64 = xp.int64
     if dim is None:
         values, inverse, counts = xp.unique(input._array.reshape(-1), return_inverse=True, return_counts=True,
                                             equal_nan=False)
         inverse = inverse.reshape(input._shape)
     else:
         d = _layout.normalize_dim(dim, input.dim())
-        values, inverse, counts = xp.unique(input._array, return_inverse=True, return_counts=True, axis=d)
-        values, inverse = c_contiguous(xp, values), inverse.reshape(-1)
-    return _unique_result(values, inverse.astype(int64), counts.astype(int64), return_inverse, return_counts,
-                          input.device)
+        rows = c_contiguous(xp, xp.moveaxis(input._array, d, 0))  # each slice along ``dim`` is one row
+        values, inverse, counts = xp.unique(rows, return_inverse=True, return_counts=True, axis=0)
+        values, inverse = xp.moveaxis(c_contiguous(xp, values), 0, d), inverse.reshape(-1)
+    return _unique_result(values, inverse.astype(xp.int64), counts.astype(xp.int64), return_inverse,
+                          return_counts, input.device)
 
 
-def _consecutive_groups(xp, array, d):
-    """True where a new run starts: the first element, and each one that differs from the one before."""
-    moved = xp.moveaxis(array, d, 0).reshape(array.shape[d], -1)
-    changed = (moved[1:] != moved[:-1]).any(axis=1)
-    return xp.concatenate([xp.ones(min(len(moved), 1), dtype=bool), changed])
+def _run_starts(xp, rows):
+    """True where a new run starts: the first row, and each row that differs from the one before."""
+    flat = rows.reshape(len(rows), math.prod(rows.shape[1:]))
+    changed = (flat[1:] != flat[:-1]).any(axis=1)
+    return xp.concatenate([xp.ones(min(len(rows), 1), dtype=bool), changed])
 
 
 @method()
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """Collapse runs of equal consecutive elements (or slices along ``dim``) into one."""
     xp = xp_of(input)
-    array = input._array.reshape(-1) if dim is None else input._array
     d = 0 if dim is None else _layout.normalize_dim(dim, input.dim())
-    starts = _consecutive_groups(xp, array, d)
-    inverse = xp.cumsum(starts) - 1
+    rows = input._array.reshape(-1) if dim is None else xp.moveaxis(input._array, d, 0)
+    starts = _run_starts(xp, rows)
     first = xp.nonzero(starts)[0]
-    values = c_contiguous(xp, xp.take(array, first, axis=d))
+    values = xp.moveaxis(c_contiguous(xp, rows[first]), 0, d)
     counts = xp.diff(xp.concatenate([first, xp.asarray([len(starts)])]))
+    inverse = xp.cumsum(starts) - 1
     inverse = inverse.reshape(input._shape) if dim is None else inverse
     return _unique_result(values, inverse.astype(xp.int64), counts.astype(xp.int64), return_inverse,
                           return_counts, input.device)
