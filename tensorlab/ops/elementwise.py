@@ -12,7 +12,7 @@ from .. import _dtype
 from ..autograd.function import Function
 from ._pointwise import (NUMBER, NotDifferentiable, broadcast_operands, check_operands, float_array, float_dtype,
                          inplace_method, inplace_operator, no_integer_zero_division, np_errstate, operator,
-                         save_operands, saved_or_scalar, shape_of, xp_of_operands)
+                         reject, save_operands, saved_or_scalar, shape_of, xp_of_operands)
 from ._util import method, unbroadcast, wrap, xp_of
 from .. import tensor as _t
 
@@ -38,7 +38,10 @@ class Add(Function):
         (x, y), dtype, device = broadcast_operands(a, b)
         _check_alpha(alpha, dtype)
         ctx.shapes, ctx.alpha = (shape_of(a), shape_of(b)), alpha
-        return wrap(x + y if alpha == 1 else x + y * alpha, device)
+        if alpha == 1:
+            return wrap(x + y, device)
+        out = x + y * alpha
+        return wrap(out.astype(bool) if dtype is _dtype.bool else out, device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -54,10 +57,8 @@ class Sub(Function):
 
     @staticmethod
     def forward(ctx, a, b, alpha):
+        _no_bool_subtraction(a, b)
         (x, y), dtype, device = broadcast_operands(a, b)
-        if dtype is _dtype.bool:
-            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use "
-                               "the `^` or `logical_xor()` operator instead.")
         _check_alpha(alpha, dtype)
         ctx.shapes, ctx.alpha = (shape_of(a), shape_of(b)), alpha
         return wrap(x - y if alpha == 1 else x - y * alpha, device)
@@ -68,6 +69,19 @@ class Sub(Function):
         ga = unbroadcast(grad, a_shape) if ctx.needs_input_grad[0] else None
         gb = unbroadcast(-grad if ctx.alpha == 1 else grad * -ctx.alpha, b_shape) if ctx.needs_input_grad[1] else None
         return ga, gb, None
+
+
+def _is_bool(x):
+    return x.dtype is _dtype.bool if isinstance(x, Tensor) else isinstance(x, bool)
+
+
+def _no_bool_subtraction(a, b):
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+                           "or `logical_xor()` operator instead.")
+    if _is_bool(a) or _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+                           "to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 class Rsub(Function):
@@ -140,6 +154,7 @@ class DivRounding(Function):
     @staticmethod
     def forward(ctx, a, b, rounding_mode):
         (x, y), dtype, device = broadcast_operands(a, b)
+        reject(dtype, f"div_{rounding_mode}", _dtype.bool)
         xp = xp_of_operands(a, b)
         if dtype.is_floating_point:
             with np_errstate():

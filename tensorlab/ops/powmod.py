@@ -7,9 +7,10 @@ See course/04_ops_and_reductions.
 """
 import math
 
+from .. import _dtype
 from ..autograd.function import Function
 from ._pointwise import (NotDifferentiable, broadcast_operands, check_operands, inplace_method,
-                         inplace_operator, no_integer_zero_division, np_errstate, operator, save_operands,
+                         inplace_operator, no_integer_zero_division, np_errstate, operator, reject, save_operands,
                          saved_or_scalar, xp_of_operands, zero_where)
 from ._util import method, unbroadcast, wrap, xp_of
 from .. import tensor as _t
@@ -26,6 +27,7 @@ class Remainder(Function):
     @staticmethod
     def forward(ctx, a, b, rounding):
         (x, y), dtype, device = broadcast_operands(a, b)
+        reject(dtype, "remainder" if rounding == "floor" else "fmod", _dtype.bool)
         xp = xp_of_operands(a, b)
         if not dtype.is_floating_point:
             no_integer_zero_division(y)
@@ -81,7 +83,8 @@ class Pow(Function):
         ctx.save_for_backward(x)
         ctx.exponent = exponent
         with np_errstate():
-            return wrap(xp_of(x).power(a, e), device)
+            out = xp_of(x).power(a, e)
+        return wrap(out if out.dtype == dtype.np else out.astype(dtype.np), device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -101,6 +104,7 @@ class PowTensor(Function):
     @staticmethod
     def forward(ctx, x, exponent):
         (a, e), dtype, device = broadcast_operands(x, exponent)
+        reject(dtype, "pow", _dtype.bool, kernel="pow")
         xp = xp_of_operands(x, exponent)
         with np_errstate():
             out = wrap(xp.power(a, e) if dtype.is_floating_point else _int_power(xp, a, e, dtype), device)
@@ -129,6 +133,7 @@ class PowScalarBase(Function):
     @staticmethod
     def forward(ctx, base, exponent):
         (b, e), dtype, device = broadcast_operands(base, exponent)
+        reject(dtype, "pow", _dtype.bool, kernel="pow")
         xp = xp_of(exponent)
         with np_errstate():
             out = wrap(xp.power(b, e) if dtype.is_floating_point else _int_power(xp, xp.asarray(b, dtype.np), e, dtype),

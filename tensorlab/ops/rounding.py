@@ -35,12 +35,21 @@ class Sign(Function):
 
     @staticmethod
     def forward(ctx, x):
-        a = x._array
-        return wrap(a.copy() if x.dtype is _dtype.bool else xp_of(x).sign(a), x.device)
+        a, xp = x._array, xp_of(x)
+        if x.dtype is _dtype.bool:
+            return wrap(a.copy(), x.device)
+        out = xp.sign(a)
+        if x.dtype.is_floating_point:
+            out[xp.isnan(out)] = 0  # PyTorch: sign(nan) is 0
+        return wrap(out, x.device)
 
     @staticmethod
     def backward(ctx, grad):
         return grad.new_zeros(grad._shape)
+
+
+class Sgn(Sign):
+    node_name = "SgnBackward0"
 
 
 class Rounding(Function):
@@ -127,13 +136,16 @@ def abs(input):  # noqa: A001 - PyTorch's name
 absolute = abs
 
 
-@method("sign", "sgn")
+@method()
 def sign(input):
     """-1, 0 or 1 by the sign of each element (bool tensors are returned unchanged)."""
     return Sign.apply(input)
 
 
-sgn = sign
+@method()
+def sgn(input):
+    """``sign``, extended to complex numbers by PyTorch (z / |z|); the same for real tensors."""
+    return Sgn.apply(input)
 
 
 @method()
@@ -180,7 +192,7 @@ _t.Tensor.__abs__ = lambda self: Abs.apply(self)
 
 # -- in-place forms ---------------------------------------------------------------------------------
 
-for _name, _fn in [("abs_", abs), ("absolute_", abs), ("sign_", sign), ("sgn_", sign), ("frac_", frac),
+for _name, _fn in [("abs_", abs), ("absolute_", abs), ("sign_", sign), ("sgn_", sgn), ("frac_", frac),
                    ("floor_", floor), ("ceil_", ceil), ("trunc_", trunc), ("fix_", trunc), ("round_", round),
                    ("nan_to_num_", nan_to_num)]:
     inplace_method(_name, _fn)
