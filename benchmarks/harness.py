@@ -227,13 +227,17 @@ def _version(module_name):
     return getattr(module, "__version__", "unknown")
 
 
-def machine_description():
-    """Lines that say where the numbers come from: CPU, cores, library versions, threads."""
+def machine_description(load_before=None):
+    """Lines that say where the numbers come from: CPU, cores, library versions, threads, and the
+    load average before and after the run (other work on the machine skews every number)."""
     lines = [f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC",
              f"- CPU: {_cpu_model()}, {os.cpu_count()} logical cores visible",
              f"- OS: {platform.platform()}",
              f"- Python {platform.python_version()}, NumPy {_version('numpy')}, "
              f"tensorlab {_version('tensorlab')}, PyTorch {_version('torch')}"]
+    if hasattr(os, "getloadavg"):
+        loads = ([f"{load_before[0]:.2f} before"] if load_before else []) + [f"{os.getloadavg()[0]:.2f} after"]
+        lines.append(f"- load average (1 min): {', '.join(loads)} the run")
     torch = sys.modules.get("torch")
     if torch is not None and hasattr(torch, "get_num_threads"):
         lines.append(f"- PyTorch intra-op threads: {torch.get_num_threads()}")
@@ -252,13 +256,13 @@ def machine_description():
     return lines
 
 
-def report(time_results, memory_results, settings):
+def report(time_results, memory_results, settings, load_before=None):
     """The text of RESULTS.md."""
     parts = ["# Benchmark results", "",
              "Written by `python -m benchmarks` (`make bench`); regenerate rather than edit. "
              "Medians per call, all implementations timed in the same run, interleaved; ratios "
              "above 1 mean tensorlab is slower. Absolute times depend on the machine; compare ratios.",
-             "", "## Machine", "", *machine_description(), f"- settings: {settings}", "",
+             "", "## Machine", "", *machine_description(load_before), f"- settings: {settings}", "",
              "## Time", "", table(time_results)]
     if memory_results:
         parts += ["", "## Peak memory", "", table(memory_results, fmt=format_bytes)]
@@ -294,6 +298,7 @@ def main(argv=None):
         print(f"no benchmark matches {args.filter!r}", file=sys.stderr)
         return 1
 
+    load_before = os.getloadavg() if hasattr(os, "getloadavg") else None
     time_results = []
     for case in cases:
         print(f"timing {case.label} ...", file=sys.stderr, flush=True)
@@ -310,6 +315,6 @@ def main(argv=None):
         output = HERE / "RESULTS.md"
     if output is not None and not args.no_write:
         settings = f"repeats={args.repeats}, min_time={args.min_time}s per sample"
-        output.write_text(report(time_results, memory_results, settings), encoding="utf-8")
+        output.write_text(report(time_results, memory_results, settings, load_before), encoding="utf-8")
         print(f"\nwrote {output}", file=sys.stderr)
     return 0
