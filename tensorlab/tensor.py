@@ -61,7 +61,9 @@ class Tensor:
     _output_nr = 0             # which output of grad_fn this tensor is
     _retains_grad = False
     _backward_hooks = None     # Tensor.register_hook on a leaf
+    _post_accumulate_hooks = None  # register_post_accumulate_grad_hook on a leaf
     _grad_accumulator = None   # weakref to the leaf's AccumulateGrad node
+    _view_version = None       # a view with history: the version its grad_fn was made for
 
     # -- construction ------------------------------------------------------------------------
     def __init__(self, *args, device=None):
@@ -219,23 +221,28 @@ class Tensor:
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad=True):
+        """Ask autograd to record operations on this leaf (only floating-point tensors can)."""
         if self._grad_fn is not None and not requires_grad:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().")
         if requires_grad and not self.dtype.is_floating_point:
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
 
     @property
     def is_leaf(self):
         """Leaves are tensors the user made (or that need no grad); only leaves get ``.grad``."""
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @property
     def grad_fn(self):
+        """The node that made this tensor (None for a leaf). See course/06_the_backward_graph."""
+        if self._base is not None and self._view_version is not None:
+            from .autograd.inplace import refresh_view
+            refresh_view(self)  # a view whose base was modified in place gets a fresh history
         return self._grad_fn
 
     @property
@@ -244,6 +251,7 @@ class Tensor:
 
     @property
     def grad(self):
+        """The gradient accumulated by backward (leaves, and non-leaves that called retain_grad())."""
         if self._grad_fn is not None and not self._retains_grad:
             import warnings
             warnings.warn(
@@ -251,7 +259,8 @@ class Tensor:
                 "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
                 "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
                 "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
-                "instead.", UserWarning, stacklevel=2)
+                "instead. See github.com/pytorch/pytorch/pull/30531 for more information.",
+                UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
@@ -273,7 +282,8 @@ class Tensor:
         self._grad = None
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Compute d(self)/d(leaf) for every leaf in self's graph and add it to ``leaf.grad``."""
+        """Compute d(self)/d(leaf) for every leaf in self's graph and add it to ``leaf.grad``.
+        See course/05_autograd_basics."""
         from .autograd import backward
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -281,37 +291,52 @@ class Tensor:
         """Keep the gradient of this non-leaf tensor in ``.grad`` during backward."""
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._grad_fn is None or self._retains_grad:
+        node = self.grad_fn
+        if node is None or self._retains_grad:
             return
         import weakref
-        if self._grad_fn._retain_grad is None:
-            self._grad_fn._retain_grad = {}
-        self._grad_fn._retain_grad[self._output_nr] = weakref.ref(self)
+        if node._retain_grad is None:
+            node._retain_grad = {}
+        node._retain_grad[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
-
-    def register_hook(self, hook):
-        """``hook(grad)`` runs when this tensor's gradient is computed; it may return a replacement."""
-        from .autograd.graph import _HookDict, add_hook
-        if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is None:
-            if self._backward_hooks is None:
-                self._backward_hooks = _HookDict()
-            return add_hook(self._backward_hooks, hook)
-        if self._grad_fn._tensor_pre_hooks is None:
-            self._grad_fn._tensor_pre_hooks = {}
-        hooks = self._grad_fn._tensor_pre_hooks.setdefault(self._output_nr, _HookDict())
-        return add_hook(hooks, hook)
 
     @property
     def retains_grad(self):
         return self._retains_grad
 
+    def register_hook(self, hook):
+        """``hook(grad)`` runs when this tensor's gradient is computed; it may return a replacement.
+        Returns a handle whose ``remove()`` unregisters it. See course/06_the_backward_graph."""
+        from .autograd.graph import HookDict, add_hook
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        node = self.grad_fn
+        if node is None:  # a leaf: the hook runs just before its AccumulateGrad
+            if self._backward_hooks is None:
+                self._backward_hooks = HookDict()
+            return add_hook(self._backward_hooks, hook)
+        if node._tensor_pre_hooks is None:
+            node._tensor_pre_hooks = {}
+        hooks = node._tensor_pre_hooks.setdefault(self._output_nr, HookDict())
+        return add_hook(hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """``hook(tensor)`` runs after backward has written this leaf's ``.grad``."""
+        from .autograd.graph import HookDict, add_hook
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = HookDict()
+        return add_hook(self._post_accumulate_hooks, hook)
+
     @property
     def data(self):
-        """An alias of the same storage that autograd does not track (and whose version is separate)."""
+        """The same memory, untracked: no history, no requires_grad, and its own version counter
+        (so changes through ``.data`` escape the in-place checks -- prefer ``detach()``)."""
         alias = object.__new__(Tensor)
-        alias._init(self._storage, self._offset, self._shape, self._stride, self._array, None, self._base)
+        alias._init(self._storage, self._offset, self._shape, self._stride, self._array)
         return alias
 
     @data.setter

@@ -2,33 +2,56 @@
 
 1. Walk the graph from the roots and count, for every node, how many edges lead into it.
 2. Give the roots their starting gradients. A node is *ready* when every edge into it has delivered
-   its gradient (its count reached zero); ready nodes wait in a queue, newest node first.
-3. Pop a node, run its ``apply`` on the summed gradients, send each result along its edge (summing
-   into the receiver's buffer), free the node's saved tensors unless ``retain_graph``; repeat.
+   its gradient (its count reached zero). Ready nodes wait in a queue that hands out the most recently
+   recorded node first (``AccumulateGrad`` nodes before all others), as PyTorch's engine does.
+3. Pop a node, run its ``apply`` on the gradients summed in its input buffer, send each result along
+   its edge (summing into the receiver's buffer), free the node's saved tensors unless
+   ``retain_graph``; repeat until the queue is empty.
 
-An observer can watch every step (``trace_backward``); that is how the graph widget animates a real
-backward pass. With no observer the cost is one ``if`` per step. See course/06_the_backward_graph.
+A node whose gradients are all missing is skipped (a custom Function still runs, on zeros).
+With ``inputs`` (``autograd.grad`` and ``backward(inputs=...)``) only nodes on a path to an input run,
+and the gradient arriving at each input is *captured* instead of being accumulated into ``.grad``.
+
+Watching the engine: ``trace_backward(callback)``
+-------------------------------------------------
+Inside ``with trace_backward(callback):`` every backward pass calls ``callback(event)`` for each of
+its steps -- the same code path as an unobserved backward (which pays one ``if`` per step). Each event
+is a dict with a ``"kind"`` and these fields:
+
+``graph``      the pass starts. ``root``: the GraphRoot node (its ``next_functions`` lead to the
+               tensors backward was called on); ``dependencies``: {node: number of edges into it};
+               ``nodes``: every reachable node, parents before children.
+``ready``      ``node`` joined the ready queue; ``queue``: the queued nodes, next to run first.
+``run``        ``node`` is about to run; ``grads``: the gradients it received, one per output of its
+               forward op (None where none arrived).
+``send``       ``node`` sends ``grad`` along edge ``edge`` (an index into its ``next_functions``) to
+               ``to``, as gradient number ``input_nr`` of that node.
+``capture``    ``grad`` arrived for ``inputs[index]`` (``autograd.grad`` returns it).
+``accumulate`` an AccumulateGrad ``node`` wrote leaf ``variable``'s ``.grad``: ``grad`` is what it
+               received, ``total`` the leaf's ``.grad`` afterwards.
+``hook``       a hook ran. ``which``: "tensor" (``Tensor.register_hook``), "retain_grad", "pre"
+               (``node.register_prehook``) or "post" (``node.register_hook``); ``node``; ``hook``;
+               ``result`` (what it returned).
+``release``    ``node`` freed its saved tensors; ``shapes``: the shapes of what it had saved.
+``done``       the pass finished (also after an error).
+
+See course/06_the_backward_graph.
 """
 import contextlib
 import heapq
 import itertools
+import warnings
 
 from .. import tensor as _t
 from . import anomaly_mode, grad_mode
-from .graph import AccumulateGrad, Node, gradient_edge, tensor_pre_hooks
+from .graph import AccumulateGrad, Node, gradient_edge, tensor_hooks
 
 _observers = []
 
 
 @contextlib.contextmanager
 def trace_backward(callback):
-    """Call ``callback(event)`` for every step of every backward pass inside the block.
-
-    Each event is a dict with a ``"kind"``: ``graph`` (dependency counts), ``ready`` (a node joined the
-    queue), ``run`` (a node starts, with the gradients it received), ``send`` (a gradient travels
-    along an edge), ``accumulate`` (a leaf's ``.grad`` is written), ``hook``, ``release`` (saved
-    tensors freed) and ``done``.
-    """
+    """Call ``callback(event)`` for every step of every backward pass inside the block."""
     _observers.append(callback)
     try:
         yield
@@ -56,68 +79,54 @@ class GraphRoot(Node):
 
 def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inputs=None,
                  accumulate=True):
-    """Backpropagate ``grad_roots`` from ``roots``. Returns the gradients of ``inputs`` when
-    ``accumulate`` is False (``autograd.grad``); otherwise writes leaf ``.grad`` fields."""
+    """Backpropagate ``grad_roots`` from ``roots`` (tensors). Writes leaf ``.grad`` fields when
+    ``accumulate``; returns the gradients that arrived at ``inputs`` (None where none did)."""
     edges = []
-    for i, (t, g) in enumerate(zip(roots, grad_roots)):
+    for i, t in enumerate(roots):
         edge = gradient_edge(t)
         if edge is None:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         edges.append(edge)
     root = GraphRoot(edges, grad_roots)
-    dependencies, order = _count_dependencies(root)
-
-    targets = {}  # node -> [(slot, index into inputs)]
-    if inputs is not None:
-        for k, t in enumerate(inputs):
-            edge = gradient_edge(t)
-            if edge is None:
-                raise RuntimeError("One of the differentiated Tensors does not require grad")
-            targets.setdefault(edge[0], []).append((edge[1], k))
-    visit, execute = _plan(order, targets, accumulate)
-    captured = [None] * (len(inputs) if inputs is not None else 0)
-
+    dependencies, nodes = _count_dependencies(root)
+    targets = _capture_targets(inputs)
+    visit = _nodes_to_visit(nodes, targets, accumulate) if targets else None
+    captured = [None] * (len(inputs) if inputs else 0)
     observed = bool(_observers)
     if observed:
-        _emit("graph", root=root, dependencies=dict(dependencies), order=list(order))
-    buffers = {}
-    ready = [(0, 0, root)]
+        _emit("graph", root=root, dependencies=dict(dependencies), nodes=list(nodes))
+
+    buffers = {}                         # node -> gradients received so far, one per output
+    ready = [(0, 0, root)]               # (priority, tie-break, node): a heap
     tiebreak = itertools.count(1)
     previous_mode = grad_mode._State.enabled
-    grad_mode._State.enabled = create_graph
+    grad_mode._State.enabled = create_graph  # with create_graph, backward itself is recorded
     try:
         while ready:
-            _, _, node = heapq.heappop(ready)
-            grads = [None] if node is root else buffers.pop(node, None) or [None] * _n_outputs(node)
-            grads = _run_tensor_hooks(node, grads, observed)
-            for slot, k in targets.get(node, ()):
-                captured[k] = grads[slot]
+            node = heapq.heappop(ready)[2]
             if node is root:
                 outputs = root.apply()
-            elif not execute(node) or all(g is None for g in grads):
-                outputs = None
             else:
-                outputs = _run_node(node, grads, observed)
-                if not retain_graph:
-                    node.release_variables()
-                    if observed:
-                        _emit("release", node=node)
-            for (nxt, nr), grad in zip(node.next_functions, outputs or ()):
-                if nxt is None:
-                    continue
-                if grad is not None:
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        buf = buffers[nxt] = [None] * _n_outputs(nxt)
-                    buf[nr] = grad if buf[nr] is None else buf[nr] + grad
-                    if observed:
-                        _emit("send", node=node, to=nxt, input_nr=nr, grad=grad)
+                grads = buffers.pop(node, None) or [None] * max(len(node._output_meta), 1)
+                if node._tensor_pre_hooks or node._retain_grad or (
+                        type(node) is AccumulateGrad and node.variable._backward_hooks):
+                    grads = _run_tensor_hooks(node, grads, observed)
+                if node in targets:
+                    _capture(node, grads, targets[node], captured, observed)
+                if visit is None or visit[node]:
+                    outputs = _evaluate(node, grads, observed)
+                    if not retain_graph:
+                        _release(node, observed)
+                else:
+                    outputs = ()
+            _send(node, outputs, buffers, observed)
             for nxt, _ in node.next_functions:
                 if nxt is None:
                     continue
-                dependencies[nxt] -= 1
-                if dependencies[nxt] == 0 and visit(nxt):
-                    priority = float("-inf") if isinstance(nxt, AccumulateGrad) else -nxt._sequence_nr
+                left = dependencies[nxt] - 1
+                dependencies[nxt] = left
+                if left == 0 and (visit is None or nxt in visit):
+                    priority = float("-inf") if type(nxt) is AccumulateGrad else -nxt._seq_nr
                     heapq.heappush(ready, (priority, next(tiebreak), nxt))
                     if observed:
                         _emit("ready", node=nxt, queue=[n for _, _, n in sorted(ready)])
@@ -129,11 +138,11 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
 
 
 def _count_dependencies(root):
-    """How many edges lead into each node reachable from ``root``; also a parents-first order."""
-    dependencies, seen, order, stack = {}, {root}, [], [root]
+    """How many edges lead into each node reachable from ``root``; and the nodes, parents first."""
+    dependencies, seen, nodes, stack = {}, {root}, [], [root]
     while stack:
         node = stack.pop()
-        order.append(node)
+        nodes.append(node)
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
@@ -141,139 +150,222 @@ def _count_dependencies(root):
             if nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)
-    return dependencies, order
+    return dependencies, nodes
 
 
-def _plan(order, targets, accumulate):
-    """Which nodes to visit and which to run. Without targets: all of them. With targets
-    (``autograd.grad`` or ``backward(inputs=...)``): only nodes on a path to a target."""
-    if not targets:
-        return (lambda n: True), (lambda n: True)
-    # a node is needed if it is a target or leads to one; children are finished before parents
-    needed = {}
-    for node in _children_first(order):
-        needed[node] = node in targets or any(needed.get(n, False) for n, _ in node.next_functions
-                                               if n is not None)
-    leads_on = {n for n in needed if any(needed.get(c, False) for c, _ in n.next_functions if c is not None)}
-
-    def execute(node):
-        if isinstance(node, AccumulateGrad):
-            return accumulate and node in targets
-        return node in leads_on
-    return (lambda n: needed.get(n, False)), execute
+def _capture_targets(inputs):
+    """{node: [(output slot, index into inputs)]}: where the gradient of each of ``inputs`` arrives."""
+    targets = {}
+    for k, t in enumerate(inputs or ()):
+        edge = gradient_edge(t)
+        if edge is None:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        targets.setdefault(edge[0], []).append((edge[1], k))
+    return targets
 
 
-def _children_first(order):
-    """Reverse topological order (every node after all nodes it points to)."""
-    post, state = [], {}
-    for start in order:
+def _capture(node, grads, slots, captured, observed):
+    for slot, k in slots:
+        captured[k] = grads[slot]
+        if observed:
+            _emit("capture", node=node, index=k, grad=grads[slot])
+
+
+def _nodes_to_visit(nodes, targets, accumulate):
+    """When only ``targets`` matter: {node: whether it runs} for the nodes worth visiting.
+
+    A node runs if one of its edges leads to a target (directly or further down); a target is
+    visited to capture its gradient, but runs only if it leads on to another target -- or if it
+    is the AccumulateGrad of ``backward(inputs=...)``, which writes ``.grad``. Other nodes are
+    never visited (their hooks do not fire)."""
+    runs = {}
+    for node in _children_first(nodes):
+        runs[node] = any(nxt in targets or runs.get(nxt, False) for nxt, _ in node.next_functions
+                         if nxt is not None)
+    visit = {node: True for node, r in runs.items() if r}
+    for node in targets:
+        visit[node] = runs.get(node, False) or (accumulate and type(node) is AccumulateGrad)
+    return visit
+
+
+def _children_first(nodes):
+    """The nodes ordered so that each comes after every node its edges lead to (iterative DFS)."""
+    order, state = [], set()
+    for start in nodes:
         if start in state:
             continue
+        state.add(start)
         stack = [(start, iter(start.next_functions))]
-        state[start] = 1
         while stack:
-            node, children = stack[-1]
-            for child, _ in children:
+            node, edges = stack[-1]
+            for child, _ in edges:
                 if child is not None and child not in state:
-                    state[child] = 1
+                    state.add(child)
                     stack.append((child, iter(child.next_functions)))
                     break
             else:
                 stack.pop()
-                post.append(node)
-    return post
-
-
-def _n_outputs(node):
-    return max(len(node._output_meta), 1)
+                order.append(node)
+    return order
 
 
 def _run_tensor_hooks(node, grads, observed):
-    """Hooks registered on tensors (``t.register_hook``) and ``retain_grad`` see each gradient first."""
-    if not node._tensor_pre_hooks and not node._retain_grad and not isinstance(node, AccumulateGrad):
-        return grads
+    """``Tensor.register_hook`` hooks see (and may replace) each gradient first; then the tensor
+    that called ``retain_grad()`` stores it -- after the hooks, whatever the registration order."""
     grads = list(grads)
     for slot, grad in enumerate(grads):
         if grad is None:
             continue
-        for hook in tensor_pre_hooks(node, slot):
+        for hook in tensor_hooks(node, slot):
             result = hook(grad)
             if observed:
-                _emit("hook", node=node, slot=slot, hook=hook, grad=grad, result=result)
+                _emit("hook", which="tensor", node=node, slot=slot, hook=hook, grad=grad, result=result)
             if result is not None:
                 grad = result
         ref = node._retain_grad.get(slot) if node._retain_grad else None
         tensor = ref() if ref is not None else None
         if tensor is not None and tensor._grad_fn is node:
             tensor._grad = grad.clone() if tensor._grad is None else tensor._grad + grad
+            if observed:
+                _emit("hook", which="retain_grad", node=node, slot=slot, hook=None, grad=grad, result=None)
         grads[slot] = grad
     return grads
 
 
-def _run_node(node, grads, observed):
-    for hook in list(node._pre_hooks.values()) if node._pre_hooks else ():
-        result = hook(tuple(grads))
-        if result is not None:
-            grads = list(result)
+def _evaluate(node, grads, observed):
+    """Run one node: pre-hooks, ``apply`` (on zeros where a gradient is missing), checks, post-hooks."""
+    if node._pre_hooks:
+        for hook in list(node._pre_hooks.values()):
+            result = hook(tuple(grads))
+            if observed:
+                _emit("hook", which="pre", node=node, hook=hook, grad=tuple(grads), result=result)
+            if result is not None:
+                grads = list(result)
     if observed:
         _emit("run", node=node, grads=tuple(grads))
-    if node.materialize_grads if hasattr(node, "materialize_grads") else True:
+    if isinstance(node, AccumulateGrad):
+        if grads[0] is None:
+            return ()
+        node.apply(grads[0])
+        if observed:
+            _emit("accumulate", node=node, variable=node.variable, grad=grads[0], total=node.variable._grad)
+        return _post_hooks(node, (), grads, observed) if node._hooks else ()
+    if _all_none(grads) and getattr(node, "_builtin", True):
+        return ()  # nothing arrived: a built-in node has nothing to send
+    if node.materialize_grads and None in grads:
         grads = _materialize(node, grads)
     try:
         outputs = node.apply(*grads)
     except Exception as error:
-        if anomaly_mode._enabled and node._anomaly_trace:
-            raise type(error)(f"{error}\n\nError detected in {node.name()}. Traceback of forward call that "
-                              f"caused the error:\n{node._anomaly_trace}") from error
+        _explain_anomaly(node, error)
         raise
     outputs = _validate(node, outputs)
-    for hook in list(node._hooks.values()) if node._hooks else ():
-        result = hook(outputs, tuple(grads))
-        if result is not None:
-            outputs = tuple(result)
-    if observed and isinstance(node, AccumulateGrad):
-        _emit("accumulate", node=node, variable=node.variable, grad=grads[0])
+    if anomaly_mode._enabled and anomaly_mode._check_nan:
+        _check_nan(node, outputs)
+    if node._hooks:
+        outputs = _post_hooks(node, outputs, grads, observed)
     return outputs
 
 
+def _all_none(grads):
+    for g in grads:
+        if g is not None:
+            return False
+    return True
+
+
+def _post_hooks(node, outputs, grads, observed):
+    for hook in list(node._hooks.values()):
+        result = hook(outputs, tuple(grads))
+        if observed:
+            _emit("hook", which="post", node=node, hook=hook, grad=outputs, result=result)
+        if result is not None:
+            outputs = tuple(result)
+    return outputs
+
+
+def _send(node, outputs, buffers, observed):
+    """Add each gradient into the input buffer of the node its edge leads to."""
+    for edge, ((nxt, nr), grad) in enumerate(zip(node.next_functions, outputs)):
+        if nxt is None or grad is None:
+            continue
+        buf = buffers.get(nxt)
+        if buf is None:
+            buf = buffers[nxt] = [None] * max(len(nxt._output_meta), 1)
+        buf[nr] = grad if buf[nr] is None else buf[nr] + grad
+        if observed:
+            _emit("send", node=node, edge=edge, to=nxt, input_nr=nr, grad=grad)
+
+
+def _release(node, observed):
+    if observed:
+        shapes = node.saved_tensor_shapes
+        node.release_variables()
+        _emit("release", node=node, shapes=shapes)
+    else:
+        node.release_variables()
+
+
 def _materialize(node, grads):
-    if all(g is not None for g in grads):
-        return grads
+    """Zeros in place of missing gradients, shaped like the outputs they belong to."""
     from ..ops.creation import zeros
-    return [zeros(meta[0], dtype=meta[1], device=meta[2]) if g is None and meta is not None else g
-            for g, meta in zip(grads, node._output_meta or [None] * len(grads))]
+    meta = node._output_meta or (None,) * len(grads)
+    return [zeros(m[0], dtype=m[1], device=m[2]) if g is None and m is not None else g
+            for g, m in zip(grads, meta)]
 
 
 def _validate(node, outputs):
-    """Check each returned gradient against its input: same shape (or summable to it), same dtype."""
-    if isinstance(node, AccumulateGrad):
-        return ()
+    """One gradient per edge, each a Tensor (or None) shaped like its input -- a gradient of a
+    broadcast shape is summed down to it, as PyTorch does -- and of the input's dtype."""
     outputs = tuple(outputs)
     if len(outputs) != len(node.next_functions):
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients (expected "
                            f"{len(node.next_functions)}, got {len(outputs)})")
-    meta = getattr(node, "_input_meta", ())
+    meta = node._input_meta
     if not meta:
         return outputs
-    fixed = []
+    Tensor = _t.Tensor
+    fixed = list(outputs)
     for i, (grad, m) in enumerate(zip(outputs, meta)):
-        if m is None:  # an edge for a Python scalar: it never receives a gradient
-            fixed.append(None)
+        if grad is None:
             continue
+        if m is None:  # the edge of a Python scalar: it never receives a gradient
+            fixed[i] = None
+            continue
+        if not isinstance(grad, Tensor):
+            raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
         shape, np_dtype = m
-        if grad is not None and not isinstance(grad, _t.Tensor):
-            raise TypeError(f"expected Tensor or None as the gradient at index {i} of {node.name()}, got "
-                            f"{type(grad).__name__}")
-        if grad is not None and grad._shape != shape:
-            try:
-                grad = grad.sum_to_size(shape)
-            except RuntimeError:
-                raise RuntimeError(
-                    f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                    f"[{', '.join(map(str, grad._shape))}] but expected shape compatible with "
-                    f"[{', '.join(map(str, shape))}]") from None
-        if grad is not None and grad._array.dtype != np_dtype:
+        if grad._shape != shape:
+            grad = _reduce_to_shape(node, i, grad, shape)
+        if grad._array.dtype != np_dtype:
             from .. import _dtype
             grad = grad.to(_dtype.from_numpy_dtype(np_dtype))
-        fixed.append(grad)
+        fixed[i] = grad
     return tuple(fixed)
+
+
+def _reduce_to_shape(node, i, grad, shape):
+    try:
+        return grad.sum_to_size(shape)
+    except RuntimeError:
+        raise RuntimeError(
+            f"Function {node.name()} returned an invalid gradient at index {i} - got "
+            f"[{', '.join(map(str, grad._shape))}] but expected shape compatible with "
+            f"[{', '.join(map(str, shape))}]") from None
+
+
+def _explain_anomaly(node, error):
+    """In anomaly mode, say which forward call made the node whose backward failed (PyTorch warns
+    with the forward traceback, then re-raises the error unchanged)."""
+    if not anomaly_mode._enabled or not node._anomaly_trace:
+        return
+    text = (f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+            f"{node._anomaly_trace}")
+    warnings.warn(text, UserWarning, stacklevel=2)
+    error.add_note(text)
+
+
+def _check_nan(node, outputs):
+    for i, g in enumerate(outputs):
+        if g is not None and g.dtype.is_floating_point and bool(g.isnan().any()):
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")

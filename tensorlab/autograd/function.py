@@ -3,17 +3,31 @@
 A Function has two static methods: ``forward(ctx, *inputs)`` computes the result (with recording
 switched off), ``backward(ctx, *grad_outputs)`` returns one gradient per input. ``Function.apply``
 runs forward and, if any input requires grad, records a node that will call backward. The node *is*
-the ``ctx``: what forward saves on it, backward finds there. tensorlab's own ops (``mul``, ``exp``,
-``view``...) are written exactly this way -- see tensorlab/ops/elementwise.py.
-See course/08_custom_functions.
+the ``ctx``: what forward saves on it, backward finds there.
+
+    class Square(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, = ctx.saved_tensors
+            return 2 * x * grad
+
+    y = Square.apply(x)        # y.grad_fn is a SquareBackward node
+
+tensorlab's own ops (``mul``, ``exp``, ``view``...) are written exactly this way -- see
+tensorlab/ops/elementwise.py: ``(a * b).grad_fn`` is a ``MulBackward0``, a BackwardFunction just like
+``SquareBackward``. See course/08_custom_functions.
 """
 import functools
 import traceback
 
 from .. import tensor as _t
-from . import grad_mode
+from . import anomaly_mode, grad_mode
 from .graph import SECOND_BACKWARD, Node, SavedTensor, _sequence, gradient_edge
-from . import anomaly_mode
 
 
 class _NoGrads(tuple):
@@ -30,19 +44,18 @@ class BackwardFunction(Node):
     """The node (and ctx) of one call of a Function: named ``<Function>Backward``."""
 
     _forward_cls = None
-    needs_input_grad = _NO_GRADS
-    materialize_grads = True
+    _builtin = False              # True for tensorlab's own ops (their repr has no module path)
+    needs_input_grad = _NO_GRADS  # one bool per forward argument, while recording
     _to_save = ()
     _dirty = ()
     _non_differentiable = ()
-    _tensor_positions = ()
-    _input_meta = ()
+    _tensor_positions = ()        # which forward arguments have an edge in next_functions
     _n_args = 0
 
-    @property
-    def input_shapes(self):
-        """Shapes of the inputs this node was recorded with (``()`` for a Python scalar)."""
-        return tuple(m[0] if m is not None else () for m in self._input_meta)
+    def __repr__(self):
+        if self._builtin:
+            return super().__repr__()
+        return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
     # -- the ctx API used inside forward ----------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -51,6 +64,7 @@ class BackwardFunction(Node):
 
     @property
     def saved_tensors(self):
+        """The tensors given to ``save_for_backward``, checked against in-place changes since."""
         if self._released:
             raise RuntimeError(SECOND_BACKWARD)
         return tuple(s.unpack() if s is not None else None for s in self._saved)
@@ -60,24 +74,35 @@ class BackwardFunction(Node):
         self._dirty = tensors
 
     def mark_non_differentiable(self, *tensors):
+        """Declare outputs that have no gradient (like indices): they will not require grad."""
         self._non_differentiable = tensors
 
     def set_materialize_grads(self, value):
-        """When False, backward may receive None for outputs that got no gradient."""
+        """When False, backward receives None (not zeros) for outputs that got no gradient."""
         self.materialize_grads = bool(value)
 
     # -- the Node API used by the engine ---------------------------------------------------
     def apply(self, *grad_outputs):
+        """Call the Function's backward; keep the gradients of the arguments that have an edge."""
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
-        if len(grads) != self._n_args:
-            if len(grads) > self._n_args and all(g is None for g in grads[self._n_args:]):
-                grads = grads[:self._n_args]
+        n_args = self._n_args
+        if len(grads) != n_args:
+            if len(grads) > n_args and all(g is None for g in grads[n_args:]):
+                grads = grads[:n_args]
             else:
                 raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients "
-                                   f"(expected {self._n_args}, got {len(grads)})")
-        return tuple(grads[i] for i in self._tensor_positions)
+                                   f"(expected {n_args}, got {len(grads)})")
+        positions = self._tensor_positions
+        if len(positions) == n_args:
+            return grads
+        for i, g in enumerate(grads):
+            if g is not None and i not in positions and not self._builtin:
+                raise RuntimeError(f"function {self.name()} returned a gradient different than None at "
+                                   f"position {i + 1}, but the corresponding forward input was not a "
+                                   "Variable")
+        return tuple(grads[i] for i in positions)
 
 
 class Function:
@@ -91,11 +116,17 @@ class Function:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("node_name") or cls.__name__ + "Backward"
-        cls._backward_cls = type(name, (BackwardFunction,), {"_forward_cls": cls,
-                                                              "__module__": cls.__module__})
+        builtin = cls.__module__.startswith("tensorlab.")
+        cls._backward_cls = type(name, (BackwardFunction,), {
+            "_forward_cls": cls, "_builtin": builtin, "__module__": cls.__module__})
         # new-style Functions define forward(*args) plus setup_context(ctx, inputs, output)
         cls._uses_setup_context = any("setup_context" in k.__dict__ for k in cls.__mro__
                                       if k is not Function and k is not object)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. "
+                           "Please use new-style autograd function with static forward method. "
+                           "(Example: https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -110,7 +141,7 @@ class Function:
 
     @staticmethod
     def setup_context(ctx, inputs, output):
-        raise NotImplementedError
+        raise NotImplementedError("setup_context is not implemented.")
 
     @classmethod
     def apply(cls, *args, **kwargs):
@@ -125,7 +156,7 @@ class Function:
                     needs = True
                     break
         if needs:
-            node._sequence_nr = next(_sequence)
+            node._seq_nr = next(_sequence)
             node.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
             if anomaly_mode._enabled:
                 node._anomaly_trace = "".join(traceback.format_stack()[:-1])
@@ -138,13 +169,24 @@ class Function:
                 outputs = cls.forward(node, *args, **kwargs)
         finally:
             grad_mode._State.enabled = previous
-        for t in node._dirty:
-            t._bump_version()
+        if node._dirty:
+            _mark_dirty_outputs(node, outputs)
         if needs:
             positions = tuple(i for i, a in enumerate(args)
                               if isinstance(a, Tensor) or (i in cls.scalar_edges and a is not None))
             outputs = _record(node, args, positions, outputs)
         return outputs
+
+
+def _mark_dirty_outputs(node, outputs):
+    """Inputs modified in place must be returned; their version goes up (saved copies are now stale)."""
+    outs = outputs if isinstance(outputs, tuple) else (outputs,)
+    for t in node._dirty:
+        if not any(t is o for o in outs):
+            raise RuntimeError("Some elements marked as dirty during the forward method were not returned "
+                               "as output. The inputs that are modified inplace must all be outputs of the "
+                               "Function.")
+        t._bump_version()
 
 
 def _record(node, args, positions, outputs):
@@ -158,61 +200,86 @@ def _record(node, args, positions, outputs):
                              for i in positions)
     single = not isinstance(outputs, tuple)
     outs = (outputs,) if single else outputs
-    dirty = node._dirty
-    new_outs = []
-    for nr, out in enumerate(outs):
-        if isinstance(out, Tensor):
-            if any(out is a for a in args) and not any(out is d for d in dirty):
-                out = out._make_view(out._offset, out._shape, out._stride)  # returned input: alias it
-            if any(out is d for d in dirty):
-                _check_inplace(out)
-            if out._array.dtype.kind == "f" and not any(out is n for n in node._non_differentiable):
-                _rebase_history(out, node, nr) if any(out is d for d in dirty) else _set_history(out, node, nr)
-        new_outs.append(out)
+    new_outs = [_connect_output(node, nr, out, args) for nr, out in enumerate(outs)]
     node._output_meta = tuple((o._shape, o.dtype, o.device) if isinstance(o, Tensor) else None
                               for o in new_outs)
-    saved = []
-    for t in node._to_save:
-        if t is None:
-            saved.append(None)
-            continue
-        s = SavedTensor(t)
-        if any(t is o for o in new_outs) or any(t is o for o in outs):
-            s.mark_output(node)
-        saved.append(s)
-    node._saved = tuple(saved)
-    node._to_save = ()
+    if node._to_save:
+        node._saved = tuple(_save(node, t, outs, new_outs) for t in node._to_save)
+        node._to_save = ()
     return new_outs[0] if single else tuple(new_outs)
+
+
+def _connect_output(node, nr, out, args):
+    """Make ``out`` the ``nr``-th output of ``node``: set its history (or rebase it, if modified in
+    place). An input returned unchanged becomes a new view of it, so the input keeps its own history."""
+    if not isinstance(out, _t.Tensor):
+        return out
+    dirty = any(out is d for d in node._dirty)
+    if not dirty and any(out is a for a in args):
+        out = out._make_view(out._offset, out._shape, out._stride)
+    if out._array.dtype.kind != "f" or any(out is n for n in node._non_differentiable):
+        return out
+    if dirty:
+        _check_dirty_leaf(out)
+        from .inplace import rebase_history
+        rebase_history(out, node, nr)
+    else:
+        _set_history(out, node, nr)
+    return out
 
 
 def _set_history(out, node, nr):
     out._grad_fn, out._output_nr, out._requires_grad = node, nr, True
+    if out._base is not None:  # a view: its history is valid for the base's current version
+        out._view_version = out._version_counter.value
 
 
-def _rebase_history(out, node, nr):
-    """An input modified in place now carries the new node as its history."""
-    if out._base is not None and (out._base._requires_grad or out._base._grad_fn is not None):
-        from .inplace import rebase_view
-        rebase_view(out, node, nr)
-    else:
-        _set_history(out, node, nr)
+def _save(node, t, outs, new_outs):
+    if t is None:
+        return None
+    is_output = any(t is o for o in new_outs) or any(t is o for o in outs)
+    return SavedTensor(t, is_output_of=node if is_output else None)
 
 
-def _check_inplace(t):
-    """PyTorch refuses in-place changes to leaves that require grad (their .grad would be wrong)."""
-    if not grad_mode._State.enabled:
-        return
+def _check_dirty_leaf(t):
+    """A Function may not modify a leaf that requires grad: its ``.grad`` would silently be wrong."""
     if t._grad_fn is None and t._requires_grad:
-        if t._base is not None:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
-                               "operation.")
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+
+
+# -- once_differentiable -----------------------------------------------------------------------------
+class _DelayedError(Function):
+    """Stands in the graph of a once-differentiable backward's results; differentiating it raises."""
+
+    node_name = "Error"
+
+    @staticmethod
+    def forward(ctx, message, *grads):
+        ctx.message = message
+        return tuple(g.detach() if g is not None else None for g in grads)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(ctx.message)
+
+
+_DelayedError._backward_cls.name = lambda self: "torch::autograd::Error"
 
 
 def once_differentiable(backward):
-    """Mark a backward as not differentiable itself: it runs without recording."""
+    """Mark a backward as not differentiable itself: it runs without recording, and trying to
+    differentiate its result (``create_graph=True`` then a second backward) raises."""
     @functools.wraps(backward)
     def wrapper(ctx, *grads):
         with grad_mode.no_grad():
-            return backward(ctx, *grads)
+            outputs = backward(ctx, *grads)
+        if not grad_mode.is_grad_enabled() or not any(isinstance(g, _t.Tensor) and g._requires_grad
+                                                       for g in grads):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        stand_ins = tuple(o.detach().requires_grad_() if isinstance(o, _t.Tensor) else o
+                          for o in ((outputs,) if single else outputs))
+        wrapped = _DelayedError.apply("trying to differentiate twice a function that was marked with "
+                                      "@once_differentiable", *stand_ins)
+        return wrapped[0] if single else wrapped
     return wrapper

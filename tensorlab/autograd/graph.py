@@ -1,17 +1,31 @@
 """The backward graph: nodes, edges, saved tensors.
 
-Each differentiable op, when it runs, creates one **Node** (the output's ``grad_fn``). A node knows
-how to turn the gradient of its outputs into gradients of its inputs (``apply``), and where to send
-each of those: ``next_functions``, one ``(node, input_nr)`` edge per input -- ``None`` for an input
-that needs no gradient, an ``AccumulateGrad`` node for a leaf that does.
+Each differentiable op, when it runs with recording on, creates one **Node** and stores it as its
+output's ``grad_fn``. A node knows how to turn the gradient of its outputs into gradients of its inputs
+(``apply``), and where to send each of those: ``next_functions``, one ``(node, input_nr)`` edge per
+input -- ``(None, 0)`` for an input that needs no gradient, an ``AccumulateGrad`` node for a leaf that
+does. ``input_nr`` says which output of that next node the input was. The graph points backwards: from
+the result towards the leaves, which is the direction gradients flow.
+
+    >>> import tensorlab as torch
+    >>> x = torch.ones(3, requires_grad=True)
+    >>> y = (x * 2).sum()
+    >>> y.grad_fn
+    <SumBackward0 object at 0x...>
+    >>> y.grad_fn.next_functions                       # doctest: +ELLIPSIS
+    ((<MulBackward0 object at 0x...>, 0),)
+    >>> y.grad_fn.next_functions[0][0].next_functions  # x, and the Python number 2
+    ((<AccumulateGrad object at 0x...>, 0), (None, 0))
+
 See course/06_the_backward_graph.
 """
 import itertools
 import weakref
 
 from .. import tensor as _t
+from . import grad_mode
 
-_sequence = itertools.count()
+_sequence = itertools.count()  # every recorded node gets the next number: later nodes run first
 
 SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
@@ -20,14 +34,15 @@ SECOND_BACKWARD = (
     "graph a second time or if you need to access saved tensors after calling backward.")
 
 
+# -- hooks ------------------------------------------------------------------------------------------
 class RemovableHandle:
-    """Returned by every ``register_*hook``; ``.remove()`` unregisters it."""
+    """Returned by every ``register_*hook``; ``.remove()`` unregisters the hook (also usable in ``with``)."""
 
     _ids = itertools.count()
 
     def __init__(self, hooks_dict):
         self.id = next(RemovableHandle._ids)
-        self._hooks = weakref.ref(hooks_dict) if _weakrefable(hooks_dict) else (lambda: hooks_dict)
+        self._hooks = weakref.ref(hooks_dict)  # a handle must not keep its hooks (or tensor) alive
 
     def remove(self):
         hooks = self._hooks()
@@ -41,50 +56,41 @@ class RemovableHandle:
         self.remove()
 
 
-def _weakrefable(obj):
-    try:
-        weakref.ref(obj)
-        return True
-    except TypeError:
-        return False
-
-
-class _HookDict(dict):
-    """A dict that can be weakly referenced (handles must not keep hooks alive)."""
+class HookDict(dict):
+    """Hooks in registration order, keyed by handle id (a dict that can be weakly referenced)."""
 
 
 def add_hook(hooks, fn):
+    """Register ``fn`` in ``hooks`` (a HookDict); returns its RemovableHandle."""
     handle = RemovableHandle(hooks)
     hooks[handle.id] = fn
     return handle
 
 
+# -- nodes -------------------------------------------------------------------------------------------
 class Node:
     """One step of the backward pass. Subclasses implement ``apply(*grad_outputs)``.
 
     ``grad_outputs`` holds one gradient per output of the forward op; ``apply`` returns one gradient
-    per input (per entry of ``next_functions``), or ``None`` where there is none.
+    per input (per entry of ``next_functions``), ``None`` where there is none.
     """
 
     # Defaults live on the class, so creating a node (once per op) sets only what it uses.
     next_functions = ()
-    _saved = ()
+    _seq_nr = 0
+    _saved = ()                # SavedTensor objects, dropped by release_variables()
     _released = False
     _hooks = None              # register_hook: fn(grad_inputs, grad_outputs)
     _pre_hooks = None          # register_prehook: fn(grad_outputs)
-    _tensor_pre_hooks = None   # output_nr -> hooks from Tensor.register_hook on that output
-    _retain_grad = None        # output_nr -> weakref to the tensor that called retain_grad()
-    _output_meta = ()          # (shape, dtype, device) of each output, to make zero grads
-    _anomaly_trace = None
+    _tensor_pre_hooks = None   # output_nr -> HookDict of Tensor.register_hook hooks on that output
+    _retain_grad = None        # output_nr -> weakref of the tensor that called retain_grad()
+    _output_meta = ()          # (shape, dtype, device) of each output: to make zero gradients
+    _input_meta = ()           # (shape, numpy dtype) of each input edge: to check returned gradients
+    _anomaly_trace = None      # the forward stack, recorded in anomaly mode
+    materialize_grads = True   # turn a missing output gradient into zeros before apply()
 
     def __init__(self):
-        self._sequence_nr = next(_sequence)
-
-    @property
-    def metadata(self):
-        if "_metadata" not in self.__dict__:
-            self._metadata = {}
-        return self._metadata
+        self._seq_nr = next(_sequence)
 
     def name(self):
         return type(self).__name__
@@ -98,23 +104,33 @@ class Node:
     def __call__(self, *grad_outputs):
         return self.apply(*grad_outputs)
 
-    def _sequence_number(self):
-        return self._sequence_nr
+    def _sequence_nr(self):
+        """When the node was recorded: the engine runs ready nodes newest first."""
+        return self._seq_nr
+
+    @property
+    def metadata(self):
+        """A dict for your own notes about this node (PyTorch's ``node.metadata``)."""
+        if "_metadata" not in self.__dict__:
+            self._metadata = {}
+        return self._metadata
 
     def register_hook(self, fn):
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
         if self._hooks is None:
-            self._hooks = _HookDict()
+            self._hooks = HookDict()
         return add_hook(self._hooks, fn)
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
         if self._pre_hooks is None:
-            self._pre_hooks = _HookDict()
+            self._pre_hooks = HookDict()
         return add_hook(self._pre_hooks, fn)
 
-    def _saved_tensors_info(self):
-        return self._saved
+    @property
+    def saved_tensor_shapes(self):
+        """Shapes of what this node keeps for backward (empty once released)."""
+        return [s.tensor._shape if s is not None else None for s in self._saved]
 
     def release_variables(self):
         """Drop the tensors saved for backward, so their memory is returned now."""
@@ -122,109 +138,63 @@ class Node:
         self._released = True
 
 
-class SavedTensor:
-    """A tensor saved for backward, with the version it had when saved.
-
-    Unpacking checks the version: if an in-place op changed the tensor since, the gradient would be
-    wrong, so backward raises instead. See course/07_inplace_and_versions.
-    """
-
-    __slots__ = ("tensor", "version", "grad_fn_name", "output_nr", "is_output", "node")
-
-    def __init__(self, tensor, node=None):
-        self.tensor = tensor
-        self.version = tensor._version_counter.value
-        self.is_output = False
-        self.node = None
-        self.grad_fn_name = tensor._grad_fn.name() if tensor._grad_fn is not None else None
-        self.output_nr = tensor._output_nr
-
-    def mark_output(self, node):
-        """The saved tensor is an output of ``node``: keep it without its grad_fn (no reference cycle)."""
-        t = self.tensor
-        alias = object.__new__(_t.Tensor)
-        alias._init(t._storage, t._offset, t._shape, t._stride, t._array, t._version_counter, t._base)
-        alias._requires_grad = t._requires_grad
-        self.tensor, self.is_output, self.node = alias, True, weakref.ref(node)
-        self.grad_fn_name, self.output_nr = node.name(), t._output_nr
-        self.version = t._version_counter.value
-
-    def unpack(self):
-        t = self.tensor
-        if t._version_counter.value != self.version:
-            kind = _legacy_name(t)
-            name = t._grad_fn.name() if t._grad_fn is not None else self.grad_fn_name
-            origin = f", which is output {self.output_nr} of {_op_name(name)}," if name else ""
-            raise RuntimeError(
-                "one of the variables needed for gradient computation has been modified by an inplace "
-                f"operation: [{kind}]{origin} is at version {t._version_counter.value}; expected version "
-                f"{self.version} instead. Hint: enable anomaly detection to find the operation that failed "
-                "to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
-        if self.is_output:
-            node = self.node()
-            restored = object.__new__(_t.Tensor)
-            restored._init(t._storage, t._offset, t._shape, t._stride, t._array, t._version_counter,
-                           t._base)
-            restored._requires_grad = t._requires_grad
-            restored._grad_fn = node
-            restored._output_nr = self.output_nr
-            return restored
-        return t
-
-
-def _op_name(node_name):
-    """``ExpBackward0`` -> ``Exp``: the forward op's name, as PyTorch's version error says it."""
-    import re
-    return re.sub(r"Backward\d*$", "", node_name)
-
-
-def _legacy_name(t):
-    prefix = "torch.cuda." if t.device.type == "cuda" else "torch."
-    return f"{prefix}{t.dtype._legacy} [{', '.join(map(str, t._shape))}]"
-
-
 class AccumulateGrad(Node):
-    """The node behind a leaf that requires grad: it adds the incoming gradient into ``leaf.grad``."""
+    """The node behind a leaf that requires grad: it adds the incoming gradient into ``leaf.grad``.
+
+    A leaf has one AccumulateGrad for as long as any graph uses it (the leaf keeps only a weak
+    reference), so every graph built from ``w`` ends in the very same node.
+    """
 
     def __init__(self, variable):
         super().__init__()
         self.variable = variable
+        self._output_meta = ((variable._shape, variable.dtype, variable.device),)
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
 
-    def __repr__(self):
-        return f"<AccumulateGrad object at {hex(id(self))}>"
-        self._output_meta = ((variable._shape, variable.dtype, variable.device),)
-
     def apply(self, grad):
-        accumulate_into(self.variable, grad)
+        variable = self.variable
+        accumulate_into(variable, grad)
+        hooks = variable._post_accumulate_hooks
+        for hook in list(hooks.values()) if hooks else ():
+            hook(variable)
         return ()
 
 
 def accumulate_into(variable, grad):
-    """``variable.grad += grad``, PyTorch-style: the first gradient is stored (or copied into the
-    variable's layout), later ones are added in place -- or out of place when building a graph."""
-    from . import grad_mode
-    if variable._grad is None:
-        if grad_mode.is_grad_enabled():
-            variable._grad = grad
-        elif grad._stride == variable._stride and grad._base is None and not grad._requires_grad:
+    """``variable.grad += grad``, PyTorch-style.
+
+    The first gradient is kept as it is when nobody else can see it and it has the variable's layout,
+    otherwise copied into that layout. Later ones are added in place -- or, when building a graph of the
+    backward pass (``create_graph=True``), out of place, so that ``.grad`` has a history.
+    """
+    old = variable._grad
+    if old is None:
+        if (not grad_mode._State.enabled and grad._base is None and not grad._requires_grad
+                and grad._stride == _layout_for(variable)):
             variable._grad = grad
         else:
             variable._grad = _copy_with_layout(grad, variable)
-    elif grad_mode.is_grad_enabled():
-        variable._grad = variable._grad + grad
+    elif grad_mode._State.enabled:
+        variable._grad = old + grad
     else:
-        variable._grad.add_(grad)
+        old._array += grad._array
+        old._bump_version()
+
+
+def _layout_for(like):
+    """The strides a gradient of ``like`` should have: ``like``'s own if it is dense, else contiguous."""
+    from .. import _layout
+    return like._stride if _is_dense(like) else _layout.contiguous_strides(like._shape)
 
 
 def _copy_with_layout(grad, like):
-    """A copy of ``grad`` with ``like``'s strides when ``like`` is dense, else contiguous."""
+    """A copy of ``grad`` with ``like``'s layout (recorded as CopyBackwards when grad mode is on)."""
     from ..ops.creation import empty_strided
-    from .. import _layout
-    strides = like._stride if _is_dense(like) else _layout.contiguous_strides(like._shape)
-    out = empty_strided(like._shape, strides, dtype=grad.dtype, device=grad.device)
+    out = empty_strided(like._shape, _layout_for(like), dtype=grad.dtype, device=grad.device)
+    if grad_mode._State.enabled and grad._requires_grad:
+        return out.copy_(grad)
     out._array[...] = grad._array
     return out
 
@@ -240,8 +210,13 @@ def _is_dense(t):
     return True
 
 
+# -- edges -------------------------------------------------------------------------------------------
 def gradient_edge(t):
-    """Where a gradient for ``t`` must go: its grad_fn (and which output it is), or its AccumulateGrad."""
+    """Where a gradient for ``t`` must go: ``(grad_fn, output_nr)``, or ``(AccumulateGrad, 0)`` for a
+    leaf that requires grad, or None when ``t`` needs no gradient."""
+    if t._base is not None and t._view_version is not None:
+        from .inplace import refresh_view
+        refresh_view(t)
     if t._grad_fn is not None:
         return (t._grad_fn, t._output_nr)
     if t._requires_grad:
@@ -258,10 +233,82 @@ def grad_accumulator(t):
     return acc
 
 
-def tensor_pre_hooks(node, output_nr):
-    """Hooks registered with ``Tensor.register_hook`` that watch gradient slot ``output_nr`` of node."""
+def tensor_hooks(node, output_nr):
+    """Hooks registered with ``Tensor.register_hook`` on the tensor that is output ``output_nr`` of
+    ``node`` (for a leaf: on the leaf itself), in registration order."""
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
-        return list(hooks.values()) if hooks else []
-    hooks = node._tensor_pre_hooks.get(output_nr) if node._tensor_pre_hooks else None
+    else:
+        hooks = node._tensor_pre_hooks.get(output_nr) if node._tensor_pre_hooks else None
     return list(hooks.values()) if hooks else []
+
+
+# -- saved tensors ----------------------------------------------------------------------------------
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    Unpacking checks the version: if an in-place op changed the tensor since, the gradient would be
+    wrong, so backward raises instead. A node's saved *output* is kept without its ``grad_fn`` (that
+    would be the node itself: a reference cycle) and gets it back when unpacked.
+    See course/07_inplace_and_versions.
+    """
+
+    __slots__ = ("tensor", "version", "output_nr", "node")
+
+    def __init__(self, tensor, is_output_of=None):
+        self.output_nr = tensor._output_nr
+        self.node = None
+        if is_output_of is not None:
+            tensor = _alias_without_history(tensor)
+            self.node = weakref.ref(is_output_of)
+        self.tensor = tensor
+        self.version = tensor._version_counter.value
+
+    @property
+    def is_output(self):
+        return self.node is not None
+
+    def unpack(self):
+        t = self.tensor
+        if t._version_counter.value != self.version:
+            raise RuntimeError(self._modified_message())
+        if self.node is None:
+            return t
+        restored = _alias_without_history(t)
+        restored._grad_fn, restored._output_nr = self.node(), self.output_nr
+        return restored
+
+    def _modified_message(self):
+        t = self.tensor
+        if self.node is not None:
+            producer, output_nr = self.node(), self.output_nr
+        else:  # an input: name whatever made it, as it is now
+            producer, output_nr = t._grad_fn, t._output_nr
+        origin = f", which is output {output_nr} of {_forward_name(producer)}," if producer is not None else ""
+        return ("one of the variables needed for gradient computation has been modified by an inplace "
+                f"operation: [{_legacy_name(t)}]{origin} is at version {t._version_counter.value}; "
+                f"expected version {self.version} instead. Hint: enable anomaly detection to find the "
+                "operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+def _alias_without_history(t):
+    """Same memory, same version counter, same requires_grad -- but no grad_fn."""
+    alias = object.__new__(_t.Tensor)
+    alias._init(t._storage, t._offset, t._shape, t._stride, t._array, t._version_counter, t._base)
+    alias._requires_grad = t._requires_grad
+    return alias
+
+
+def _forward_name(node):
+    """``ExpBackward0`` -> ``Exp``: the forward op's name, as PyTorch's version error says it."""
+    name = node.name()
+    for suffix in ("Backward0", "Backward1", "Backward2", "Backward"):
+        if name.endswith(suffix):
+            return name[:-len(suffix)]
+    return name
+
+
+def _legacy_name(t):
+    prefix = "torch.cuda." if t.device.type == "cuda" else "torch."
+    return f"{prefix}{t.dtype._legacy} [{', '.join(map(str, t._shape))}]"

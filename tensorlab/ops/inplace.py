@@ -17,15 +17,34 @@ _LEGACY = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "
 
 
 def check_inplace(t):
-    """Raise PyTorch's error for an in-place change to a leaf (or a view of a leaf) that requires grad."""
+    """Raise PyTorch's error when an in-place change to ``t`` would make gradients silently wrong:
+    ``t`` is a leaf that requires grad (or a view of one), a view made in no_grad mode of a tensor
+    that requires grad, or one of several views returned together (``unbind``, ``split``)."""
     if not grad_mode._State.enabled:
         return
-    root = t._base if t._base is not None else t
-    if t._requires_grad and t._grad_fn is None:
+    base = t._base
+    if t._requires_grad and t._grad_fn is None and base is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    if t._base is not None and root._requires_grad and root._grad_fn is None:
+    if base is None:
+        return
+    if base._requires_grad and base._grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
                            "operation.")
+    if base._requires_grad and not t._requires_grad and t._view_version is None:
+        raise RuntimeError(_NO_GRAD_VIEW)
+    node = t._grad_fn
+    if node is not None and len(node._output_meta) > 1:
+        raise RuntimeError(f"Output {t._output_nr} of {node.name()} is a view and is being modified "
+                           "inplace. This view is the output of a function that returns multiple views. "
+                           "Such functions do not allow the output views to be modified inplace. You "
+                           "should replace the inplace operation by an out-of-place one.")
+
+
+_NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given "
+    "that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+    "moving both the view and the inplace either both inside the no_grad block (if you don't want the "
+    "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
 
 
 def can_cast(src, dst):
@@ -79,9 +98,7 @@ def _protect_saved_values(node, target):
 
 
 def rebase_history(self, node, output_nr):
-    """``self`` was overwritten by ``node``'s result: it (or its base) now comes from ``node``."""
-    if self._base is not None:
-        from ..autograd.inplace import rebase_view
-        rebase_view(self, node, output_nr)
-    else:
-        self._grad_fn, self._output_nr, self._requires_grad = node, output_nr, True
+    """``self`` was overwritten by ``node``'s result: it (or its base, for a view) now comes from
+    ``node`` -- see tensorlab/autograd/inplace.py."""
+    from ..autograd.inplace import rebase_history as rebase
+    rebase(self, node, output_nr)
