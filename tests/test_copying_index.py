@@ -352,3 +352,50 @@ def test_gather_scatter_add_hypothesis(torch, shape, dim, seed):
     compare(torch, lambda m, x, i: x.gather(dim, i), a, index)
     compare(torch, lambda m, x, i, s: x.scatter_add(dim, i, s), a, index, rng.standard_normal(index_shape))
     check_gradients(lambda m, x, i: x.gather(dim, i), a, index, second_order=False)
+
+
+# -- in-place rules ------------------------------------------------------------------------------
+
+IN_PLACE = [
+    lambda m, x: x.masked_fill_(m.tensor([True, False, True]), 0.5),
+    lambda m, x: x.scatter_(0, m.tensor([2, 0]), m.tensor([1.0, 2.0], dtype=x.dtype)),
+    lambda m, x: x.scatter_(0, m.tensor([2, 0]), 4.0),
+    lambda m, x: x.scatter_add_(0, m.tensor([2, 2]), m.tensor([1.0, 2.0], dtype=x.dtype)),
+    lambda m, x: x.scatter_reduce_(0, m.tensor([2, 2]), m.tensor([1.0, 2.0], dtype=x.dtype), "amax"),
+    lambda m, x: x.index_add_(0, m.tensor([1, 1]), m.tensor([1.0, 2.0], dtype=x.dtype)),
+    lambda m, x: x.index_copy_(0, m.tensor([1]), m.tensor([5.0], dtype=x.dtype)),
+    lambda m, x: x.index_fill_(0, m.tensor([1]), 5.0),
+    lambda m, x: x.masked_scatter_(m.tensor([True, False, True]), m.tensor([7.0, 8.0], dtype=x.dtype)),
+]
+
+
+@pytest.mark.parametrize("op", IN_PLACE)
+def test_in_place_ops_follow_pytorch_rules(torch, op):
+    data = np.array([0.5, 1.5, 2.5])
+    for m in (tensorlab, torch):  # a leaf that requires grad refuses, and keeps its values
+        leaf = m.tensor(data, requires_grad=True)
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+            op(m, leaf)
+        np.testing.assert_array_equal(leaf.detach().numpy(), data)
+    results = {}
+    for m in (tensorlab, torch):
+        leaf = m.tensor(data, requires_grad=True)
+        y = leaf.exp()  # exp saves its output, which the in-place op then overwrites
+        assert op(m, y) is y
+        results[m] = (y._version, y.grad_fn.name(), y.detach().numpy().copy())
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            y.sum().backward()
+    ours, theirs = results[tensorlab], results[torch]
+    assert ours[:2] == theirs[:2]
+    np.testing.assert_allclose(ours[2], theirs[2])
+
+
+@pytest.mark.parametrize("op", IN_PLACE)
+def test_in_place_ops_on_views_backpropagate_to_the_base(torch, rng, op):
+    def through_view(m, base):
+        y = base * 1
+        op(m, y[1])
+        return y
+
+    compare(torch, through_view, _r(rng, 3, 3))
+    check_gradients(through_view, _r(rng, 3, 3), second_order=False)
