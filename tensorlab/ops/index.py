@@ -84,6 +84,9 @@ def walk_index(self, index, skip_full_slices):
     parsed = [_classify(i) for i in items]
     ndim = self.dim()
     specified = sum(_dims_taken(k, v) for k, v in parsed)
+    if ndim == 0 and any(k == "int" for k, _ in parsed):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if specified > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     skip_full = skip_full_slices or as_tuple
@@ -367,29 +370,34 @@ def _value_tensor(self, value):
     return tensor(value, dtype=self.dtype, device=self.device)
 
 
-def _strip_leading_ones(value):
-    """``x[0] = ones(1, 1, 3)`` works: leading size-1 dims of the value are ignored."""
+def _strip_leading_ones(value, always_view):
+    """``x[0] = ones(1, 1, 3)`` works: leading size-1 dims of the value are dropped by a view.
+    (PyTorch makes that view even when there is nothing to drop, except for advanced indices.)"""
     k = 0
     while k < value.dim() and value._shape[k] == 1:
         k += 1
-    return value.view(value._shape[k:]) if k else value
+    return value.view(value._shape[k:]) if k or always_view else value
 
 
 @method("__setitem__")
 def setitem(self, index, value):
-    """``t[index] = value``: writes into this tensor's storage (and so into every view of it)."""
+    """``t[index] = value``: writes into this tensor's storage (and so into every view of it).
+
+    PyTorch's order: walk the index to a view of ``self``; then a value of the same shape is copied,
+    a 0-d value fills, anything else is viewed without leading 1s and expanded to the target.
+    """
     value = _value_tensor(self, value)
     target, advanced = walk_index(self, index, skip_full_slices=True)
     if advanced:
         from .advanced_index import index_put_with
-        index_put_with(target, advanced, _strip_leading_ones(value) if value.dim() else value)
-        return
-    if target._shape == value._shape:
+        index_put_with(target, advanced, _strip_leading_ones(value, False))
+    elif target._shape == value._shape:
         target.copy_(value)
     elif value.dim() == 0:
         target.fill_(value)
     else:
-        target.copy_(_strip_leading_ones(value).expand(target._shape))
+        value = _strip_leading_ones(value, True)
+        target.copy_(value if value._shape == target._shape else value.expand(target._shape))
 
 
 __all__ = ["select", "slice_scatter", "select_scatter"]
