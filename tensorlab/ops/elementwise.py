@@ -96,7 +96,9 @@ class Rsub(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        gb, ga, _ = Sub.backward(ctx, grad)
+        b_shape, a_shape = ctx.shapes          # forward ran Sub.forward(ctx, b, a): shapes are (b, a)
+        ga = unbroadcast(-grad if ctx.alpha == 1 else grad * -ctx.alpha, a_shape) if ctx.needs_input_grad[0] else None
+        gb = unbroadcast(grad, b_shape) if ctx.needs_input_grad[1] else None
         return ga, gb, None
 
 
