@@ -179,7 +179,16 @@ def _tensor_body(array, indent, summarize, fmt):
 
 
 def format_values(array, indent):
-    """The bracketed numbers of ``array`` (a NumPy array), as they appear inside ``tensor(...)``."""
+    """The bracketed numbers of ``array`` (a NumPy array), as they appear inside ``tensor(...)``.
+
+    ``indent`` is the width of what precedes the first bracket (7 for ``tensor(``).
+
+    >>> print(format_values(np.array([[1.0, -2.5], [30.0, 4.0]]), indent=7))
+    [[ 1.0000, -2.5000],
+            [30.0000,  4.0000]]
+    >>> print(format_values(np.array([1.0, 2.0, 1e10]), indent=7))
+    [1.0000e+00, 2.0000e+00, 1.0000e+10]
+    """
     if array.size == 0:
         return "[]"
     summarize = array.size > PRINT_OPTS.threshold

@@ -7,8 +7,6 @@ other's backward: the gradient of a gather is a scatter-add of the gradient, and
 The ``index_*`` family (ops/index_slices.py) does the same with a 1-D index that picks whole slices.
 See course/05_indexing_and_gather.
 """
-import operator
-
 from .. import _dtype, _layout
 from ..autograd.function import Function
 from ._util import method, wrap, xp_of

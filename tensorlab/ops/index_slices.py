@@ -147,7 +147,9 @@ class IndexCopy(Function):
     def backward(ctx, grad):
         index, = ctx.saved_tensors
         gx = grad.index_fill(ctx.dim, index, 0) if ctx.needs_input_grad[0] else None
-        gs = grad.index_select(ctx.dim, index.reshape(-1)).reshape(ctx.source_shape) if ctx.needs_input_grad[3] else None
+        gs = None
+        if ctx.needs_input_grad[3]:
+            gs = grad.index_select(ctx.dim, index.reshape(-1)).reshape(ctx.source_shape)
         return gx, None, None, gs
 
 

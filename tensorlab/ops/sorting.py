@@ -14,7 +14,6 @@ from ..autograd.function import Function
 from ._util import method, wrap, xp_of
 from .copying import c_contiguous, like_layout
 from .gather_scatter import legacy_name
-from .. import tensor as _t
 
 
 def sort_order(xp, array, axis, descending):
