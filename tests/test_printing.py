@@ -250,3 +250,11 @@ def test_random_arrays_with_random_options(torch, array, precision, linewidth, t
     finally:
         tensorlab.set_printoptions(profile="default")
         torch.set_printoptions(profile="default")
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_reduction_return_types_print_like_torch(torch, rng, name):
+    data = rng.permutation(6).reshape(2, 3).astype("float32")
+    ours = getattr(tensorlab, name)(tensorlab.tensor(data, requires_grad=True), 0)
+    theirs = getattr(torch, name)(torch.tensor(data, requires_grad=True), 0)
+    assert repr(ours) == repr(theirs) and str(ours) == str(theirs)
