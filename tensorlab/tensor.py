@@ -422,7 +422,7 @@ class Tensor:
 
     def __repr__(self, *, tensor_contents=None):
         from ._printing import tensor_repr
-        return tensor_repr(self)
+        return tensor_repr(self, tensor_contents)
 
     def __format__(self, spec):
         if self.dim() == 0 and spec:
