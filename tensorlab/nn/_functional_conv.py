@@ -84,7 +84,7 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, nd, nam
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
     if any(d <= 0 for d in dilation):
-        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+        raise RuntimeError("non-positive dilation is not supported")
     kernel = weight._shape[2:]
     pads = _conv_padding(padding, kernel, dilation, stride)
     output_padding = _tuple(output_padding, nd, "output_padding")
@@ -281,7 +281,11 @@ def pad(input, pad, mode="constant", value=None):
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if not (nd + 1 <= input.dim() <= nd + 2) or nd > 3:
-        raise NotImplementedError(f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.")
+        raise NotImplementedError(f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+                                  "Supported combinations for non-constant padding:\n"
+                                  "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                                  "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                                  "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     spatial = input._shape[-nd:]
     for i, ((lo, hi), size) in enumerate(zip(pairs, spatial)):
         if mode == "reflect" and (lo >= size or hi >= size):

@@ -104,8 +104,21 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """``-input[i, target[i]]`` (weighted), for log-probabilities ``input``."""
     reduction = _reduction(reduction, size_average, reduce)
     _check_class_target(input, target, weight)
-    return _loss.NllLoss.apply(input, target.long() if target.dtype is _dtype.uint8 else target, weight,
-                               reduction, ignore_index)
+    return _nll(input, target.long() if target.dtype is _dtype.uint8 else target, weight, reduction,
+                ignore_index)
+
+
+def _nll(input, target, weight, reduction, ignore_index):
+    """(N, C) inputs use nll_loss; images (N, C, H, W) nll_loss2d; other shapes are viewed as images
+    (N, C, 1, -1) and the result viewed back -- the same graph PyTorch builds."""
+    if input.dim() <= 2:
+        return _loss.NllLoss.apply(input, target, weight, reduction, ignore_index)
+    if input.dim() == 4:
+        return _loss.NllLoss2d.apply(input, target, weight, reduction, ignore_index)
+    n, c = input._shape[:2]
+    out = _loss.NllLoss2d.apply(input.contiguous().view(n, c, 1, -1), target.contiguous().view(n, 1, -1),
+                                weight, reduction, ignore_index)
+    return out.view(target._shape) if reduction == "none" else out
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
@@ -124,7 +137,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if target.dtype.is_floating_point and target._shape == input._shape:
         return _soft_target_loss(logp, target, weight, reduction, label_smoothing, class_dim)
     _check_class_target(input, target, weight)
-    nll = _loss.NllLoss.apply(logp, target, weight, reduction, ignore_index)
+    nll = _nll(logp, target, weight, reduction, ignore_index)
     if label_smoothing == 0.0:
         return nll
     return _smoothed(logp, nll, target, weight, reduction, ignore_index, label_smoothing, class_dim)
@@ -195,8 +208,9 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                           UserWarning, stacklevel=2)
     if log_target:
         losses = target.exp() * (target - input)
-    else:
-        losses = target.xlogy(target) - target * input
+    else:   # target * log(target), taken as 0 where target is 0
+        t_log_t = target * target.masked_fill(target == 0, 1).log()
+        losses = t_log_t - target * input
     if reduction == "batchmean":
         return losses.sum() / (input._shape[0] if input.dim() else 1)
     return _reduce(losses, reduction)

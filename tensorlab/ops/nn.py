@@ -94,7 +94,7 @@ class Embedding(Function):
     def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq):
         if indices.dtype not in (_dtype.int64, _dtype.int32):
             raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar "
-                               f"types: Long, Int; but got {indices.dtype._legacy} instead (while checking "
+                               f"types: Long, Int; but got torch.{indices.dtype._legacy} instead (while checking "
                                "arguments for embedding)")
         idx = indices._array
         n = weight._shape[0]

@@ -156,6 +156,12 @@ class NllLoss(Function):
         return coeff * grad, None, None, None, None
 
 
+class NllLoss2d(NllLoss):
+    """nll_loss for (N, C, H, W) inputs (PyTorch names this node separately)."""
+
+    node_name = "NllLoss2DBackward0"
+
+
 class _quiet:
     """Silence NumPy's 0/0 warning: PyTorch returns nan when every target is ignored."""
 
