@@ -158,3 +158,215 @@ def test_scalar_operands_get_empty_edges():
     assert [f is None for f, _ in (x * 2).grad_fn.next_functions] == [False, True]
     assert len(x.pow(2).grad_fn.next_functions) == 1
     assert len((x % 2).grad_fn.next_functions) == 1
+
+
+# -- comparisons, logical and bitwise ops -------------------------------------------------------------
+
+COMPARE = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "less_equal", "not_equal"]
+OPERATORS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("int64", "float32"), ("uint8", "int8"),
+                                    ("bool", "int32"), ("float64", "float16")], ids=str)
+def test_comparisons_match_torch(torch, rng, dtypes):
+    a, b = sample(dtypes[0], (3, 4), rng, -2, 2), sample(dtypes[1], (4,), rng, -2, 2)
+    for name in COMPARE:
+        same(torch, lambda lib, x, y: getattr(lib, name)(x, y), a, b)
+        same(torch, lambda lib, x: getattr(x, name)(1.5), a)
+    for op in OPERATORS.values():
+        same(torch, lambda lib, x, y: op(x, y), a, b, requires_grad=True)
+        same(torch, lambda lib, x: op(x, 1), a)
+        same(torch, lambda lib, x: op(2, x), a)
+
+
+def test_comparison_with_non_tensors():
+    t = tensorlab.tensor([1, 2])
+    assert (t == None) is False and (t != "a") is True  # noqa: E711 - Python's fallback, as PyTorch's
+    assert tensorlab.equal(t, tensorlab.tensor([1, 2])) and not tensorlab.equal(t, tensorlab.tensor([1, 2, 3]))
+
+
+@pytest.mark.parametrize("dtypes", [("bool", "bool"), ("int64", "int64"), ("uint8", "int8"), ("float32", "int64"),
+                                    ("int32", "bool")], ids=str)
+def test_logical_and_bitwise_match_torch(torch, rng, dtypes):
+    a, b = sample(dtypes[0], (3, 4), rng, -3, 3), sample(dtypes[1], (3, 4), rng, -3, 3)
+    for name in ["logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"]:
+        same(torch, lambda lib, x, y: getattr(lib, name)(x, y), a, b)
+    same(torch, lambda lib, x: lib.logical_not(x), a)
+    same(torch, lambda lib, x: lib.bitwise_not(x), a)
+    same(torch, lambda lib, x: ~x, a)
+    for op in [lambda x, y: x & y, lambda x, y: x | y, lambda x, y: x ^ y]:
+        same(torch, lambda lib, x, y: op(x, y), a, b)
+        same(torch, lambda lib, x: op(x, 5), a)
+        same(torch, lambda lib, x: op(True, x), a)
+
+
+def test_isclose_allclose_equal_match_torch(torch):
+    a = np.array([1.0, 1.0 + 1e-7, np.nan, np.inf, -np.inf, 0.0, 1e-9], dtype=np.float64)
+    b = np.array([1.0, 1.0, np.nan, np.inf, np.inf, 1e-9, 0.0], dtype=np.float64)
+    for kwargs in [{}, {"equal_nan": True}, {"rtol": 0, "atol": 1e-8}, {"rtol": 0.1, "atol": 0}]:
+        same(torch, lambda lib, x, y: lib.isclose(x, y, **kwargs), a, b)
+        ours, theirs = same(torch, lambda lib, x, y: lib.allclose(x, y, **kwargs), a, b)
+    same(torch, lambda lib, x, y: lib.isclose(x, y), np.array([1, 2]), np.array([1.0, 2.0]))
+    same(torch, lambda lib, x, y: lib.isclose(x, y), np.array([1, 2]), np.array([1, 3]))
+    for x, y in [(a, a), (a, b), (np.arange(3), np.arange(3.0)), (np.arange(3), np.arange(4))]:
+        same(torch, lambda lib, p, q: lib.equal(p, q), x, y)
+
+
+# -- clamp, maximum, lerp, addcmul, addcdiv -------------------------------------------------------------------
+
+def test_clamp_matches_torch(torch, rng):
+    x = sample("float32", (3, 4), rng, -3, 3)
+    lo, hi = sample("float32", (4,), rng, -2, 0), sample("float32", (3, 1), rng, 0, 2)
+    for call in [lambda lib, t: t.clamp(-1, 1), lambda lib, t: t.clamp(min=0), lambda lib, t: t.clamp(max=0.5),
+                 lambda lib, t: lib.clip(t, -0.5, 0.5), lambda lib, t: t.clamp(1, -1), lambda lib, t: t.clamp_min(0),
+                 lambda lib, t: t.clamp_max(0), lambda lib, t: t.clamp(lib.tensor(-1.0), 1.0),
+                 lambda lib, t: t.clamp(), lambda lib, t: t.clamp(lib.tensor([0.0, 1.0]), 1.0)]:
+        same(torch, call, x, requires_grad=True)
+    for call in [lambda lib, t, a, b: t.clamp(a, b), lambda lib, t, a, b: t.clamp(min=a),
+                 lambda lib, t, a, b: t.clamp(max=b), lambda lib, t, a, b: t.clamp_min(a),
+                 lambda lib, t, a, b: t.clamp_max(b), lambda lib, t, a, b: t.clamp(b, a)]:
+        same(torch, call, x, lo, hi, requires_grad=True)
+        same_grads(torch, call, x, lo, hi, grad_out=rng.standard_normal((3, 4)))
+    ints = sample("int64", (5,), rng, -5, 5)
+    same(torch, lambda lib, t: t.clamp(-2, 2), ints)
+    same(torch, lambda lib, t: t.clamp(0.5, 2.5), ints)
+    same(torch, lambda lib, t: t.clamp(0, 1), np.array([True, False]))
+
+
+def test_clamp_gradient_at_and_outside_the_bounds(torch):
+    x = np.array([-2.0, -1.0, 0.0, 1.0, 2.0, np.nan])
+    for call in [lambda lib, t: t.clamp(-1, 1), lambda lib, t: t.clamp(min=-1), lambda lib, t: t.clamp_max(1)]:
+        same_grads(torch, call, x)
+
+
+def test_maximum_minimum_match_torch(torch, rng):
+    a = np.array([[1.0, 2.0, 3.0, np.nan], [0.0, -1.0, 5.0, 2.0]])
+    b = np.array([2.0, 2.0, 1.0, 0.0])
+    for name in ["maximum", "minimum", "max", "min"]:
+        same(torch, lambda lib, x, y: getattr(lib, name)(x, y), a, b, requires_grad=True)
+        same_grads(torch, lambda lib, x, y: getattr(lib, name)(x, y), a, b, grad_out=rng.standard_normal((2, 4)))
+    same(torch, lambda lib, x, y: lib.maximum(x, y), np.array([1, 5]), np.array([2.5, 2.5]))
+
+
+def test_lerp_addcmul_addcdiv_match_torch(torch, rng):
+    s, e, w = (sample("float32", shape, rng, 0.5, 2) for shape in [(3, 4), (4,), (3, 1)])
+    calls = [lambda lib, a, b, c: a.lerp(b, 0.3), lambda lib, a, b, c: lib.lerp(a, b, 0.8),
+             lambda lib, a, b, c: a.lerp(b, c), lambda lib, a, b, c: a.addcmul(b, c, value=0.5),
+             lambda lib, a, b, c: lib.addcdiv(a, b, c, value=-2), lambda lib, a, b, c: a.addcdiv(b, c)]
+    for call in calls:
+        same(torch, call, s, e, w, requires_grad=True)
+        same_grads(torch, call, s, e, w, grad_out=rng.standard_normal((3, 4)))
+    same(torch, lambda lib, a, b: a.lerp(b, 0.5), s, e.astype(np.float64))
+    same(torch, lambda lib, a, b: a.lerp(b, 0.5), np.arange(3), np.arange(3))
+    same(torch, lambda lib, a, b: a.addcdiv(b, b), s, np.arange(1, 5))
+    same(torch, lambda lib, a, b: a.addcmul(b, b, value=2), np.arange(3), np.arange(3))
+    same(torch, lambda lib, a, b: a.addcmul(a, b), s, e.astype(np.float64))
+
+
+# -- in-place forms ---------------------------------------------------------------------------------------
+
+INPLACE = {
+    "add_": (lambda t, o: t.add_(o, alpha=2)), "sub_": (lambda t, o: t.sub_(o)), "mul_": (lambda t, o: t.mul_(o)),
+    "div_": (lambda t, o: t.div_(o)), "div_floor_": (lambda t, o: t.div_(o, rounding_mode="floor")),
+    "pow_": (lambda t, o: t.pow_(o)), "remainder_": (lambda t, o: t.remainder_(o)), "fmod_": (lambda t, o: t.fmod_(o)),
+    "atan2_": (lambda t, o: t.atan2_(o)), "clamp_": (lambda t, o: t.clamp_(o, o + 1)),
+    "lerp_": (lambda t, o: t.lerp_(o, 0.25)), "addcmul_": (lambda t, o: t.addcmul_(o, o, value=2)),
+    "addcdiv_": (lambda t, o: t.addcdiv_(o, o + 3)), "iadd": (lambda t, o: t.__iadd__(o)),
+    "isub": (lambda t, o: t.__isub__(o)), "imul": (lambda t, o: t.__imul__(o)), "itruediv": (lambda t, o: t.__itruediv__(o)),
+    "imod": (lambda t, o: t.__imod__(o)), "ipow": (lambda t, o: t.__ipow__(o)),
+    "eq_": (lambda t, o: t.eq_(o)), "lt_": (lambda t, o: t.lt_(o)), "clamp_min_": (lambda t, o: t.clamp_min_(o)),
+}
+UNARY_INPLACE = ["exp_", "log_", "sqrt_", "abs_", "neg_", "sigmoid_", "tanh_", "relu_", "sin_", "floor_", "round_",
+                 "reciprocal_", "rsqrt_", "square_", "expm1_", "log1p_", "erf_", "sign_", "trunc_", "frac_", "nan_to_num_"]
+
+
+@pytest.mark.parametrize("name", sorted(INPLACE))
+def test_binary_inplace_matches_torch(torch, rng, name):
+    x, o = sample("float64", (3, 4), rng, 0.5, 2), sample("float64", (4,), rng, 0.5, 2)
+    fn = INPLACE[name]
+
+    def run(lib, a, b):
+        base = (a * 1)  # a non-leaf, so autograd records the in-place op
+        out = fn(base, b)
+        assert out is base
+        return out
+    same(torch, run, x, o, requires_grad=True)
+    same_grads(torch, run, x, o, grad_out=rng.standard_normal((3, 4)))
+
+
+@pytest.mark.parametrize("name", UNARY_INPLACE)
+def test_unary_inplace_matches_torch(torch, rng, name):
+    x = sample("float64", (2, 3), rng, 0.2, 0.9)
+    same(torch, lambda lib, a: getattr(a * 1, name)(), x, requires_grad=True)
+    same_grads(torch, lambda lib, a: getattr(a * 1, name)(), x, grad_out=rng.standard_normal((2, 3)))
+
+
+def test_inplace_floor_divide_records_no_derivative(torch):
+    for lib in (tensorlab, torch):
+        x = lib.tensor([1.5, 2.5], requires_grad=True)
+        y = x * 1
+        y //= 2
+        assert y.tolist() == [0.0, 1.0] and y.grad_fn.name() == "torch::autograd::NotImplemented"
+        with pytest.raises(RuntimeError, match="derivative for aten::floor_divide_ is not implemented"):
+            y.sum().backward()
+
+
+def test_inplace_writes_through_views_and_bumps_the_version(torch):
+    for lib in (tensorlab, torch):
+        base = lib.zeros(3, 4)
+        view = base[1]
+        before = base._version
+        view.add_(2).mul_(3)
+        assert base[1].tolist() == [6.0] * 4 and base[0].tolist() == [0.0] * 4
+        assert base._version == view._version == before + 2
+        col = base.t()[2]  # a strided view
+        col.clamp_(max=1)
+        assert base[:, 2].tolist() == [0.0, 1.0, 0.0]
+
+
+def test_inplace_errors_match_torch(torch, rng):
+    ints, floats = np.arange(6).reshape(2, 3), sample("float32", (2, 3), rng)
+    same(torch, lambda lib, t: t.add_(1.5), ints)
+    same(torch, lambda lib, t: t.div_(2), ints)
+    same(torch, lambda lib, t: t.sqrt_(), ints)
+    same(torch, lambda lib, t: t.mul_(lib.ones(4, 2, 3)), floats)
+    same(torch, lambda lib, t: t.add_(lib.ones(3, 3)), floats)
+    same(torch, lambda lib, t: t.lt_(0), ints)
+    for lib in (tensorlab, torch):
+        leaf_ = lib.ones(3, requires_grad=True)
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+            leaf_.add_(1)
+        with pytest.raises(RuntimeError, match="a view of a leaf Variable that requires grad"):
+            leaf_[:2].mul_(2)
+        with lib.no_grad():
+            leaf_.mul_(2)
+        assert leaf_.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_failed_inplace_changes_nothing():
+    t = tensorlab.arange(6).reshape(2, 3)
+    version = t._version
+    for bad in [lambda: t.add_(1.5), lambda: t.add_(tensorlab.ones(4, 2, 3, dtype=tensorlab.int64))]:
+        with pytest.raises(RuntimeError):
+            bad()
+    assert t.tolist() == [[0, 1, 2], [3, 4, 5]] and t._version == version
+
+
+def test_inplace_on_saved_tensor_is_detected(torch):
+    for lib in (tensorlab, torch):
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        b = a * 1
+        c = b.exp()  # saves its output
+        c.mul_(2)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            c.sum().backward()
+
+
+def test_iadd_returns_the_same_object():
+    t = tensorlab.zeros(3)
+    alias = t
+    t += 1
+    t *= 3
+    t **= 2
+    assert t is alias and t.tolist() == [9.0, 9.0, 9.0]

@@ -112,12 +112,16 @@ def _bounds(min, max):
     if isinstance(min, Tensor) != isinstance(max, Tensor) and min is not None and max is not None:
         tensor_bound = min if isinstance(min, Tensor) else max
         if tensor_bound.dim() != 0:
-            raise TypeError("clamp() received an invalid combination of arguments - got a Tensor and a Number "
-                            "bound, but expected (Tensor min = None, Tensor max = None) or "
-                            "(Number min = None, Number max = None)")
+            raise TypeError(f"clamp() received an invalid combination of arguments - got ({_arg_type(min)}, "
+                            f"{_arg_type(max)}), but expected one of:\n * (Tensor min = None, Tensor max = None)\n"
+                            " * (Number min = None, Number max = None)")
         min = min.item() if isinstance(min, Tensor) else min
         max = max.item() if isinstance(max, Tensor) else max
     return min, max
+
+
+def _arg_type(x):
+    return "Tensor" if isinstance(x, Tensor) else type(x).__name__
 
 
 @method("clamp", "clip")

@@ -6,6 +6,7 @@ as floats, exactly as PyTorch does.
 See course/04_ops_and_reductions.
 """
 from .. import _dtype
+from ..autograd.function import Function
 from ._pointwise import broadcast_operands, inplace_method, reject
 from ._util import method, wrap, xp_of
 from .. import tensor as _t
@@ -204,11 +205,41 @@ def _errstate():
     return np.errstate(all="ignore")
 
 
-# -- in-place forms: the result (0 or 1) is cast to self's dtype ------------------------------------
+# -- in-place forms ------------------------------------------------------------------------------
 
-for _name, _fn in [("eq_", eq), ("ne_", ne), ("not_equal_", ne), ("lt_", lt), ("less_", lt), ("le_", le),
-                   ("less_equal_", le), ("gt_", gt), ("greater_", gt), ("ge_", ge), ("greater_equal_", ge),
-                   ("logical_and_", logical_and), ("logical_or_", logical_or), ("logical_xor_", logical_xor),
+
+class ComparedInPlace(Function):
+    """``x.lt_(y)`` on a float tensor writes 0/1 in x's dtype. PyTorch records a node for it
+    (``LtBackward0`` for a number, ``LtBackward1`` for a tensor) whose gradient is zero."""
+
+    @staticmethod
+    def forward(ctx, x, other, compare):
+        ctx.shapes = (x._shape, other._shape if isinstance(other, Tensor) else None)
+        return wrap(compare(x, other)._array.astype(x._array.dtype), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return tuple(None if s is None else grad.new_zeros(s) for s in ctx.shapes) + (None,)
+
+
+def _compare_inplace(name, compare):
+    """The in-place form of a comparison: the result is cast to self's dtype (ops/inplace.py writes it)."""
+    nodes = [type(f"{name.capitalize()}{k}", (ComparedInPlace,), {"node_name": f"{name.capitalize()}Backward{k}"})
+             for k in (0, 1)]
+
+    def compared(self, other):
+        if not self.dtype.is_floating_point:
+            return compare(self, other)
+        return nodes[isinstance(other, Tensor)].apply(self, other, compare)
+    compared.__name__ = name
+    inplace_method(name + "_", compared)
+
+
+for _name, _fn in [("eq", eq), ("ne", ne), ("not_equal", ne), ("lt", lt), ("less", lt), ("le", le),
+                   ("less_equal", le), ("gt", gt), ("greater", gt), ("ge", ge), ("greater_equal", ge)]:
+    _compare_inplace(_name, _fn)
+
+for _name, _fn in [("logical_and_", logical_and), ("logical_or_", logical_or), ("logical_xor_", logical_xor),
                    ("logical_not_", logical_not), ("bitwise_and_", bitwise_and), ("bitwise_or_", bitwise_or),
                    ("bitwise_xor_", bitwise_xor), ("bitwise_not_", bitwise_not),
                    ("bitwise_left_shift_", bitwise_left_shift), ("bitwise_right_shift_", bitwise_right_shift)]:

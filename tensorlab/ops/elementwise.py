@@ -294,6 +294,12 @@ def _rtruediv(self, other):
     return Mul.apply(Reciprocal.apply(self), other)
 
 
+def _floor_divide_inplace(input, other):
+    """``x //= y``: as floor_divide, but PyTorch names the missing derivative after the in-place op."""
+    check_operands("floor_divide_", input, other)
+    return NotDifferentiable.apply(input, other, _floor_divide_values, "floor_divide_")
+
+
 def _rfloordiv(other, self):
     return NotDifferentiable.apply(other, self, _floor_divide_values, "floor_divide")
 
@@ -315,7 +321,7 @@ Tensor.__pos__ = lambda self: self
 # -- in-place forms: ``x.add_(y)`` is ``add(x, y)`` written back into x (see ops/inplace.py) --------
 
 for _name, _fn in [("add_", add), ("sub_", sub), ("subtract_", sub), ("mul_", mul), ("multiply_", mul),
-                   ("div_", div), ("divide_", div), ("true_divide_", div), ("floor_divide_", floor_divide),
+                   ("div_", div), ("divide_", div), ("true_divide_", div), ("floor_divide_", _floor_divide_inplace),
                    ("neg_", neg), ("negative_", neg), ("reciprocal_", reciprocal)]:
     inplace_method(_name, _fn)
 

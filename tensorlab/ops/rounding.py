@@ -38,7 +38,7 @@ class Sign(Function):
         a, xp = x._array, xp_of(x)
         if x.dtype is _dtype.bool:
             return wrap(a.copy(), x.device)
-        out = xp.sign(a)
+        out = xp.asarray(xp.sign(a))  # asarray: a 0-dim input gives a NumPy scalar
         if x.dtype.is_floating_point:
             out[xp.isnan(out)] = 0  # PyTorch: sign(nan) is 0
         return wrap(out, x.device)

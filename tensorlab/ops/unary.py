@@ -232,7 +232,7 @@ class Atan2(Function):
 
 def _sigmoid(xp, a):
     """1 / (1 + e^-x), computed in one buffer (no temporaries beyond the result)."""
-    out = xp.negative(a)
+    out = xp.asarray(xp.negative(a))  # asarray: a 0-dim input gives a NumPy scalar, which has no buffer
     xp.exp(out, out=out)
     out += 1
     return xp.reciprocal(out, out=out)
