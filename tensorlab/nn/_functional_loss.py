@@ -63,6 +63,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     reduction = _reduction(reduction, size_average, reduce)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0.0:   # the quadratic part vanishes: this is l1_loss (PyTorch computes it that way too)
+        return l1_loss(input, target, reduction=reduction)
     input, target = _broadcast_pair(input, target)
     return _loss.SmoothL1Loss.apply(input, target, reduction, beta)
 
@@ -82,8 +84,6 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 
 
 def _check_class_target(input, target, weight):
-    if target.dtype not in (_dtype.int64, _dtype.uint8):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._legacy[:-6]}")
     if input.dim() == 1:
         if target.dim() != 0:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -94,6 +94,8 @@ def _check_class_target(input, target, weight):
                          f"({target._shape[0] if target.dim() else 0}).")
     elif input.dim() > 2 and target._shape != input._shape[:1] + input._shape[2:]:
         raise RuntimeError(f"size mismatch (got input: {list(input._shape)} , target: {list(target._shape)}")
+    if target.dtype not in (_dtype.int64, _dtype.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._legacy[:-6]}")
     classes = input._shape[0 if input.dim() == 1 else 1]
     if weight is not None and weight._shape != (classes,):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes but "
