@@ -166,7 +166,7 @@ class finfo:
         real = _builtins.float  # this module's ``float`` is the dtype
         self.eps, self.max, self.min = real(info.eps), real(info.max), real(info.min)
         self.tiny = self.smallest_normal = real(info.smallest_normal)
-        self.resolution = real(info.resolution)
+        self.resolution = 10.0 ** -info.precision
 
     def __repr__(self):
         return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "

@@ -3,6 +3,8 @@
 A tensor never owns its numbers directly: it owns a reference to a Storage plus a recipe
 (offset, shape, strides) for reading it. Views (slices, transposes, ``view``, ``expand``...) share the
 same Storage with a different recipe, which is why writing through one is seen by the other.
+``tensor.untyped_storage()`` is the raw bytes; ``tensor.storage()`` (deprecated in PyTorch) reads the
+same bytes as elements of the tensor's dtype.
 See course/02_storage_and_strides.
 """
 from . import _dtype
@@ -34,6 +36,9 @@ class UntypedStorage:
 
     def _bytes(self):
         return for_device(self.device).to_numpy(self._flat).view("uint8")
+
+    def __iter__(self):
+        return iter(self.tolist())
 
     def tolist(self):
         return self._bytes().tolist()
@@ -71,6 +76,17 @@ class TypedStorage(UntypedStorage):
 
     def __getitem__(self, i):
         return self.tolist()[i]
+
+    def __setitem__(self, i, value):
+        """Write one element of the buffer: every tensor viewing this storage sees it."""
+        self._flat[i] = value
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def fill_(self, value):
+        self._flat[...] = value
+        return self
 
     def __repr__(self):
         values = self.tolist()

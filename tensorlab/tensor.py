@@ -4,6 +4,8 @@ Everything a tensor *does* -- arithmetic, reductions, views, indexing -- is defi
 ``tensorlab/ops/``, and attached to Tensor there. This file holds only what a tensor *is*.
 See course/01_tensors and course/02_storage_and_strides.
 """
+import operator as _operator
+
 import numpy as np
 
 from . import _dtype, _layout
@@ -15,6 +17,13 @@ from .storage import TypedStorage, UntypedStorage
 
 class Size(tuple):
     """A shape: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+
+    def __new__(cls, sizes=()):
+        try:
+            return super().__new__(cls, map(_operator.index, sizes))
+        except TypeError:
+            i, bad = next(((i, s) for i, s in enumerate(sizes) if not hasattr(s, "__index__")), (0, None))
+            raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is '{type(bad).__name__}')") from None
 
     def numel(self):
         return _layout.numel(self)
@@ -31,6 +40,14 @@ class Size(tuple):
 
     def __radd__(self, other):
         return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, n):
+        return Size(tuple(self) * n)
+
+    __rmul__ = __mul__
+
+
+_typed_storage_warned = False  # PyTorch warns about TypedStorage once per process
 
 
 class _VersionCounter:
@@ -118,12 +135,12 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return Size(self._shape)
-        return self._shape[_layout.normalize_dim(dim, len(self._shape))]
+        return self._shape[_dim_of(self, dim)]
 
     def stride(self, dim=None):
         if dim is None:
             return self._stride
-        return self._stride[_layout.normalize_dim(dim, len(self._shape))]
+        return self._stride[_dim_of(self, dim)]
 
     def storage_offset(self):
         return self._offset
@@ -183,6 +200,15 @@ class Tensor:
         return self._storage
 
     def storage(self):
+        """The storage read as elements of this dtype (deprecated in PyTorch: prefer untyped_storage)."""
+        global _typed_storage_warned
+        if not _typed_storage_warned:
+            _typed_storage_warned = True
+            import warnings
+            warnings.warn("TypedStorage is deprecated. It will be removed in the future and UntypedStorage will "
+                          "be the only storage class. This should only matter to you if you are using storages "
+                          "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead "
+                          "of tensor.storage()", UserWarning, stacklevel=2)
         return TypedStorage(self._storage._flat, self._storage.device)
 
     def data_ptr(self):
@@ -368,7 +394,7 @@ class Tensor:
 
     def __dlpack__(self, stream=None, **kwargs):
         if self._requires_grad:
-            raise RuntimeError("Can't export tensors that require gradient, use tensor.detach()")
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
         return self._array.__dlpack__(**({} if stream is None else {"stream": stream}), **kwargs)
 
     def __dlpack_device__(self):
@@ -390,8 +416,8 @@ class Tensor:
 
     def __bool__(self):
         if self.numel() != 1:
-            raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous")
+            amount = "no values" if self.numel() == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
         return bool(self.item())
 
     def __index__(self):
@@ -404,7 +430,7 @@ class Tensor:
 
     def _scalar_value(self):
         if self.numel() != 1:
-            raise TypeError("only one element tensors can be converted to Python scalars")
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return self.item()
 
     def __len__(self):
@@ -450,6 +476,13 @@ class Tensor:
         new.__dict__.update({k: v for k, v in self.__dict__.items()})
         memo[id(self)] = new
         return new
+
+
+def _dim_of(t, dim):
+    """``dim`` for ``size(dim)``/``stride(dim)``: a 0-d tensor has no dims to ask about."""
+    if not t._shape:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _layout.normalize_dim(dim, len(t._shape))
 
 
 def _flat_buffer_of(array, xp):
