@@ -71,9 +71,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if inputs is not None:
         if len(inputs) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-        for t in inputs:
-            if not t._requires_grad:
-                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        for t in inputs:  # a non-leaf input keeps its gradient in .grad, as after retain_grad()
+            t.retain_grad()
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:
@@ -84,14 +83,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             ".grad fields of your parameters to None after use to break the cycle and avoid the leak.",
             UserWarning, stacklevel=2)
     grads = _make_grads(tensors, grad_tensors, create_graph)
-    captured = run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
-    if inputs is not None:  # non-leaf inputs receive .grad too, as in PyTorch
-        from .graph import accumulate_into
-        from .grad_mode import set_grad_enabled as _mode
-        with _mode(create_graph):
-            for t, g in zip(inputs, captured):
-                if t.grad_fn is not None and g is not None:
-                    accumulate_into(t, g)
+    run_backward(tensors, grads, retain_graph, create_graph, inputs=inputs, accumulate=True)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,

@@ -221,7 +221,7 @@ def _run_tensor_hooks(node, grads, observed):
             if observed:
                 _emit("hook", which="tensor", node=node, slot=slot, hook=hook, grad=grad, result=result)
             if result is not None:
-                grad = result
+                grad = _check_hook_result(hook, grad, result)
         ref = node._retain_grad.get(slot) if node._retain_grad else None
         tensor = ref() if ref is not None else None
         if tensor is not None and tensor._grad_fn is node:
@@ -230,6 +230,23 @@ def _run_tensor_hooks(node, grads, observed):
                 _emit("hook", which="retain_grad", node=node, slot=slot, hook=None, grad=grad, result=None)
         grads[slot] = grad
     return grads
+
+
+def _check_hook_result(hook, grad, result):
+    """A tensor hook may replace the gradient, but not with something of another size or type."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if not isinstance(result, _t.Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    if result._shape != grad._shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if result.dtype is not grad.dtype or result.device != grad.device:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {_type_name(grad)} got "
+                           f"{_type_name(result)})")
+    return result
+
+
+def _type_name(t):
+    return ("torch.cuda." if t.device.type == "cuda" else "torch.") + t.dtype._legacy
 
 
 def _evaluate(node, grads, observed):

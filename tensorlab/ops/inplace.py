@@ -34,7 +34,8 @@ def check_inplace(t):
         raise RuntimeError(_NO_GRAD_VIEW)
     node = t._grad_fn
     if node is not None and len(node._output_meta) > 1:
-        raise RuntimeError(f"Output {t._output_nr} of {node.name()} is a view and is being modified "
+        from ..autograd.graph import _forward_name
+        raise RuntimeError(f"Output {t._output_nr} of {_forward_name(node)} is a view and is being modified "
                            "inplace. This view is the output of a function that returns multiple views. "
                            "Such functions do not allow the output views to be modified inplace. You "
                            "should replace the inplace operation by an out-of-place one.")
