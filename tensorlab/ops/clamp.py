@@ -216,7 +216,7 @@ class Lerp(Function):
 
     @staticmethod
     def forward(ctx, start, end, weight):
-        (s, e, w), dtype, device = broadcast_operands(start, end, weight, dtype=start.dtype)
+        (s, e, w), dtype, device = broadcast_operands(start, end, weight)
         xp = xp_of(start)
         diff = e - s
         if isinstance(weight, Tensor):  # PyTorch's formula, exact at both ends
@@ -251,9 +251,11 @@ def lerp(input, end, weight):
     """Linear interpolation ``input + weight * (end - input)``; ``weight`` is a number or a tensor."""
     _same_dtype_as(input, "end", end)
     _same_dtype_as(input, "weight", weight)
-    if not input.dtype.is_floating_point:
-        kind = "tensor" if isinstance(weight, Tensor) else "scalar"
-        raise NotImplementedError(f'"lerp_kernel_{kind}" not implemented for \'{input.dtype._legacy[:-6]}\'')
+    tensor_weight = isinstance(weight, Tensor)
+    dtype = _dtype.result_type(input, end, weight) if tensor_weight else input.dtype  # a 0-dim weight promotes
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"lerp_kernel_{"tensor" if tensor_weight else "scalar"}" not implemented for '
+                                  f"'{dtype._legacy[:-6]}'")
     return (LerpTensor if isinstance(weight, Tensor) else Lerp).apply(input, end, weight)
 
 

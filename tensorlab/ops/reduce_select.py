@@ -6,7 +6,7 @@ Only the selected element influenced the result, so only it gets a gradient. Two
 - without (``x.max()``, ``x.amax(dims)``), it is shared evenly among all the tied elements.
 See course/04_ops_and_reductions.
 """
-from .. import _layout, return_types
+from .. import _dtype, _layout, return_types
 from ..autograd.function import Function
 from ._util import method, wrap, xp_of
 from .reduce import expand_back, reduced_dims
@@ -256,6 +256,8 @@ def mode(input, dim=-1, keepdim=False):
 
 def _arg(name):
     def arg(input, dim=None, keepdim=False):
+        if input.dtype is _dtype.bool:
+            raise RuntimeError(f"{name}(): does not support bool input")
         xp, a = xp_of(input), input._array
         if dim is None:
             _nonempty(input, name)
