@@ -9,8 +9,8 @@ kernelspec `make install` points at the project's environment), with widget stat
 written back with its sources untouched. Lessons seed every random generator they use, so a
 second build gives the same outputs; `make test` then checks them with nbval.
 
-The README's lesson list (between the ``lessons:begin``/``lessons:end`` markers) is rebuilt from
-each notebook's first heading; tests/test_notebooks.py checks that it is up to date.
+The lesson lists in README.md and course/README.md (between the ``lessons:begin``/``lessons:end``
+markers) are rebuilt from each notebook's first heading; tests/test_notebooks.py checks them.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from pathlib import Path
 COURSE = Path(__file__).resolve().parent
 ROOT = COURSE.parent
 README = ROOT / "README.md"
+INDEXES = {ROOT / "README.md": "course/", COURSE / "README.md": ""}  # file -> link prefix
 LESSON_GLOB = "[0-9][0-9]_*.ipynb"
 BEGIN, END = "<!-- lessons:begin -->", "<!-- lessons:end -->"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -45,19 +46,20 @@ def title(notebook_path):
     return notebook_path.stem
 
 
-def lesson_index():
-    """The Markdown list of lessons that README.md carries between its markers."""
-    lines = [f"- [{title(p)}](course/{p.name})" for p in lessons()]
+def lesson_index(prefix="course/"):
+    """The Markdown list of lessons that a README carries between its markers; links start with
+    ``prefix`` (the path from that README to course/)."""
+    lines = [f"- [{title(p)}]({prefix}{p.name})" for p in lessons()]
     return "\n".join(lines) if lines else "- (no lessons yet)"
 
 
-def update_readme(readme=README):
-    """Rewrite the lesson list in README.md; returns True when the file changed."""
+def update_readme(readme=README, prefix="course/"):
+    """Rewrite the lesson list in ``readme``; returns True when the file changed."""
     text = readme.read_text(encoding="utf-8")
     pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.DOTALL)
     if not pattern.search(text):
         raise SystemExit(f"{readme}: markers {BEGIN} ... {END} not found")
-    new = pattern.sub(lambda _: f"{BEGIN}\n{lesson_index()}\n{END}", text)
+    new = pattern.sub(lambda _: f"{BEGIN}\n{lesson_index(prefix)}\n{END}", text)
     if new != text:
         readme.write_text(new, encoding="utf-8")
     return new != text
@@ -113,8 +115,9 @@ def main(argv=None):
         for notebook in args.notebooks or lessons():
             print(f"building {notebook} ...", flush=True)
             build(notebook, timeout=args.timeout)
-    if README.exists() and update_readme():
-        print(f"updated the lesson list in {README.name}")
+    for readme, prefix in INDEXES.items():
+        if readme.exists() and update_readme(readme, prefix):
+            print(f"updated the lesson list in {readme.relative_to(ROOT)}")
     return 0
 
 

@@ -64,8 +64,9 @@ def test_lesson_has_a_title(path):
     assert build.title(path) != path.stem, f"{path.name}: its first Markdown cell needs a '# ' heading"
 
 
-def test_readme_lists_every_lesson():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    begin, end = readme.index(build.BEGIN), readme.index(build.END)
-    assert readme[begin + len(build.BEGIN):end].strip() == build.lesson_index(), \
-        "README.md's lesson list is stale: run `python course/build.py --index`"
+@pytest.mark.parametrize("readme", sorted(build.INDEXES), ids=lambda p: str(p.relative_to(ROOT)))
+def test_readme_lists_every_lesson(readme):
+    text = readme.read_text(encoding="utf-8")
+    begin, end = text.index(build.BEGIN), text.index(build.END)
+    assert text[begin + len(build.BEGIN):end].strip() == build.lesson_index(build.INDEXES[readme]), \
+        f"{readme.name}'s lesson list is stale: run `python course/build.py --index`"
