@@ -189,7 +189,6 @@ def from_numpy(ndarray):
     array = ndarray
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    dt = _dtype.from_numpy_dtype(array.dtype)
     if any(s < 0 for s in array.strides):
         raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative "
                          "strides are not currently supported. (You can probably work around this by making a "
@@ -197,6 +196,7 @@ def from_numpy(ndarray):
     if not array.dtype.isnative:
         raise ValueError("given numpy array has byte order different from the native byte order. Conversion "
                          "between byte orders is currently not supported.")
+    dt = _dtype.from_numpy_dtype(array.dtype)
     item = array.itemsize
     if any(s % item for s in array.strides):
         raise ValueError("given numpy array strides not a multiple of the element byte size. Copy the numpy "
@@ -264,7 +264,10 @@ def _filled(fill, shape, dtype, device, requires_grad, strides=None):
     n = _layout.storage_span(shape, strides)
     flat = backend.empty(n, dtype.np)
     if fill is not None:
-        flat[...] = fill
+        try:
+            flat[...] = fill
+        except OverflowError:
+            raise OverflowError("int too big to convert") from None
     t = _new(flat, 0, shape, strides, device)
     if requires_grad:
         t.requires_grad_(True)
@@ -278,7 +281,7 @@ def zeros(*size, out=None, dtype=None, layout=None, device=None, pin_memory=Fals
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """A tensor of ones (default float dtype)."""
-    return _filled(1, _size(size, "ones"), dtype or _dtype.get_default_dtype(), device, requires_grad)
+    return _filled(1, _size(size), dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
@@ -300,7 +303,8 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     """An uninitialised tensor with exactly these strides (its storage is just big enough)."""
     size, stride = _size((size,)), tuple(operator.index(s) for s in stride)
     if len(size) != len(stride):
-        raise RuntimeError("mismatch in length of strides and shape")
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+                           f"({len(stride)})")
     return _filled(None, size, dtype or _dtype.get_default_dtype(), device, requires_grad, stride)
 
 
@@ -379,12 +383,12 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         dtype = _dtype.int64 if is_int else _dtype.get_default_dtype()
     if dtype is _dtype.bool:
         raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
     if not dtype.is_floating_point:  # integer ranges: the bounds are truncated first
         start, end, step = int(start), int(end), int(step)
         if step == 0:
             raise ValueError("step must be nonzero")
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):
         raise RuntimeError(f"unsupported range: {start} -> {end}")
     if (end - start) * step < 0:

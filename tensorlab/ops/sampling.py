@@ -126,14 +126,22 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
                  default=_dtype.int64)
 
 
+def _like(draw, input, dtype, device, requires_grad):
+    """Random values in a tensor laid out like ``input`` (same memory order, as PyTorch's *_like)."""
+    from .creation import empty_like
+    out = empty_like(input, dtype=dtype, device=device)
+    out._array[...] = np.asarray(draw(input._shape)).astype(out.dtype.np)
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
 def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
-    return rand(input._shape, dtype=dtype or input.dtype, device=device or input.device,
-                requires_grad=requires_grad)
+    return _like(lambda s: _rng(None).random(s), input, dtype, device, requires_grad)
 
 
 def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
-    return randn(input._shape, dtype=dtype or input.dtype, device=device or input.device,
-                 requires_grad=requires_grad)
+    return _like(lambda s: _rng(None).standard_normal(s), input, dtype, device, requires_grad)
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False,
