@@ -104,6 +104,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         else:
             _slow_check(func, inputs, eps, atol, rtol)
         _check_reentrant(func, inputs, nondet_tol)
+        _check_zero_grad_output(func, inputs)
         if check_undefined_grad:
             _check_undefined_grad(func, inputs)
     except GradcheckError:
@@ -193,6 +194,24 @@ def _check_reentrant(func, inputs, nondet_tol):
                     "multiple times gives different values, although analytical gradient matches numerical "
                     f"gradient.The tolerance for nondeterminism was {nondet_tol}.")
         return
+
+
+def _check_zero_grad_output(func, inputs):
+    """Backward is linear in the gradient it receives: zeros in must give zeros out."""
+    from ..ops.creation import zeros_like
+    wrt = [inputs[i] for i in _wrt(inputs)]
+    outputs = [o for o in _float_outputs(func, inputs) if o.requires_grad]
+    if not outputs:
+        return
+    from . import grad
+    grads = grad(outputs, wrt, [zeros_like(o) for o in outputs], allow_unused=True)
+    for g, x in zip(grads, wrt):
+        if g is None:
+            continue
+        if g.shape != x.shape:
+            raise GradcheckError("grad is incorrect size")
+        if np.any(_host(g) != 0):
+            raise GradcheckError("backward not multiplied by grad_output")
 
 
 def _check_undefined_grad(func, inputs):
