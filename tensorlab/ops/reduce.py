@@ -90,9 +90,9 @@ class Mean(Function):
     @staticmethod
     def forward(ctx, x, dim, keepdim, dtype):
         if not (dtype or x.dtype).is_floating_point:
-            raise RuntimeError(
-                "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                f"complex dtype. Got: {x.dtype._legacy[:-6]}")
+            which = "Optional" if dtype else "Input"
+            raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating "
+                               f"point or complex dtype. Got: {(dtype or x.dtype)._legacy[:-6]}")
         dims = reduced_dims(dim, x.dim())
         ctx.in_shape, ctx.dims, ctx.keepdim = x._shape, dims, keepdim
         ctx.count = _layout.numel([x._shape[d] for d in dims])
@@ -186,7 +186,8 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
 
 def _logical_reduction(name):
     def reduce(input, dim=None, keepdim=False):
-        dims = reduced_dims(dim, input.dim())
+        # unlike sum, all/any read an empty tuple of dims as "reduce nothing"
+        dims = () if isinstance(dim, (tuple, list)) and not dim else reduced_dims(dim, input.dim())
         out = getattr(xp_of(input), name)(input._array, axis=dims, keepdims=keepdim)
         if input.dtype is _dtype.uint8:  # PyTorch keeps uint8 for all/any of uint8
             out = out.astype("uint8")

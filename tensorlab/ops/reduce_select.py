@@ -8,6 +8,7 @@ See course/04_ops_and_reductions.
 """
 from .. import _dtype, _layout, return_types
 from ..autograd.function import Function
+from ._pointwise import reject
 from ._util import method, wrap, xp_of
 from .reduce import expand_back, reduced_dims
 from .. import tensor as _t
@@ -16,7 +17,10 @@ Tensor = _t.Tensor
 
 
 def _nonempty(x, name, dims=None):
+    """PyTorch refuses to select from nothing (the error type differs between ops, as PyTorch's does)."""
     if dims is None and x.numel() == 0:
+        if name in ("argmax", "argmin"):
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                            "the reduction dim with the 'dim' argument.")
     for d in dims or ():
@@ -75,7 +79,7 @@ class Amax(Function):
     @staticmethod
     def forward(ctx, x, dim, keepdim, reduce):
         dims = reduced_dims(dim, x.dim())
-        _nonempty(x, reduce, dims)
+        _nonempty(x, reduce, None if dim is None or dim == () or dim == [] else dims)
         out = wrap(getattr(xp_of(x), reduce)(x._array, axis=dims, keepdims=keepdim), x.device)
         ctx.save_for_backward(x, out)
         ctx.dims, ctx.keepdim = dims, keepdim
@@ -153,6 +157,7 @@ def _select_index(xp, a, d, name):
     if name in ("max", "min"):
         return xp.expand_dims((xp.argmax if name == "max" else xp.argmin)(a, axis=d), d)
     if name == "median":
+        reject(_dtype.from_numpy_dtype(a.dtype), "median", _dtype.bool, kernel="median_out")
         return _median_index(xp, a, d)
     return _mode_index(xp, a, d)
 
@@ -222,6 +227,7 @@ class MedianAll(Function):
 
     @staticmethod
     def forward(ctx, x):
+        reject(x.dtype, "median", _dtype.bool)
         xp, flat = xp_of(x), x._array.reshape(-1)
         if flat.size == 0 or (flat.dtype.kind == "f" and xp.isnan(flat).any()):
             value = xp.asarray(float("nan"), flat.dtype) if flat.dtype.kind == "f" else flat[:1].sum()

@@ -41,7 +41,8 @@ def _var_forward(ctx, x, dim, correction, keepdim):
 def _var_backward(ctx, x, grad):
     """d var / d x_i = 2 (x_i - mean) / (N - correction)."""
     grad = expand_back(grad, x._shape, ctx.dims, ctx.keepdim)
-    return grad * (2.0 / ctx.divisor) * (x - x.mean(ctx.dims, keepdim=True))
+    scale = 2.0 / ctx.divisor if ctx.divisor else math.inf  # no degrees of freedom: inf (nan), as PyTorch
+    return grad * scale * (x - x.mean(ctx.dims, keepdim=True))
 
 
 class Var(Function):
@@ -202,8 +203,13 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The p-norm over ``dim`` (all elements by default). ``'fro'`` (Frobenius) is the 2-norm of all entries."""
     if p == "fro":
         p = 2
-    elif p == "nuc" or isinstance(p, str):
-        raise RuntimeError(f"linalg.norm: Order {p} not supported.")
+    elif p == "nuc":
+        if dim is not None and not (isinstance(dim, (tuple, list)) and len(dim) == 2):
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {dim}")
+        raise NotImplementedError("tensorlab does not implement the nuclear norm (p='nuc': the sum of the "
+                                  "singular values)")
+    elif isinstance(p, str):
+        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
     if isinstance(dim, int):
         dim = (dim,)
     return VectorNorm.apply(input, float(p), dim, keepdim, dtype)
@@ -241,9 +247,14 @@ class Logsumexp(Function):
         return grad * (x - expand_back(out, x._shape, ctx.dims, ctx.keepdim)).exp(), None, None
 
 
+_REQUIRED = object()
+
+
 @method()
-def logsumexp(input, dim, keepdim=False):
+def logsumexp(input, dim=_REQUIRED, keepdim=False):
     """``log(exp(x).sum(dim))`` without overflow."""
+    if dim is _REQUIRED:
+        raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
     return Logsumexp.apply(input, dim, keepdim)
 
 
