@@ -113,7 +113,8 @@ ERRORS = [
     "normal(0.0, -1.0, (2,))", "normal(L.zeros(2), L.ones(3))", "tensor([[1, 2], [3, 4, 5]])",
     "tensor([[1, 2], 3])", "tensor('abc')", "tensor([1, None])", "tensor(None)", "from_numpy([1, 2])",
     "from_numpy(np.arange(3)[::-1])", "from_numpy(np.arange(3.0).astype('>f8'))",
-    "from_numpy(np.arange(3, dtype=np.complex64).view(np.float32).astype(np.float64)[::-2])", "Tensor(2.5)", "Tensor(-1)",
+    "from_numpy(np.arange(3, dtype=np.complex64).view(np.float32).astype(np.float64)[::-2])",
+    "Tensor(2.5)", "Tensor(-1)",
     "zeros(2, dtype=L.int64, requires_grad=True)", "tensor([1, 2], requires_grad=True)",
     "empty_strided((2, 3), (1,))",
 ]
@@ -203,10 +204,11 @@ def test_arange_length_and_values_match_torch(torch, start, span, step, dtype, d
 @SETTINGS
 @given(st.floats(-20, 20, allow_nan=False), st.floats(-20, 20, allow_nan=False), st.integers(0, 40))
 def test_linspace_matches_torch(torch, start, end, steps):
-    np.testing.assert_allclose(values(tensorlab.linspace(start, end, steps)), values(torch.linspace(start, end, steps)),
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(values(tensorlab.linspace(start, end, steps)),
+                               values(torch.linspace(start, end, steps)), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(values(tensorlab.logspace(start / 10, end / 10, steps, dtype=tensorlab.float64)),
-                               values(torch.logspace(start / 10, end / 10, steps, dtype=torch.float64)), rtol=1e-10)
+                               values(torch.logspace(start / 10, end / 10, steps, dtype=torch.float64)),
+                               rtol=1e-10)
 
 
 # -- default dtype, device and requires_grad everywhere --------------------------------------------------
@@ -217,7 +219,8 @@ FACTORIES = {
     "eye": lambda L, **kw: L.eye(2, **kw), "arange": lambda L, **kw: L.arange(0.0, 2.0, 0.5, **kw),
     "linspace": lambda L, **kw: L.linspace(0, 1, 3, **kw), "logspace": lambda L, **kw: L.logspace(0, 1, 3, **kw),
     "rand": lambda L, **kw: L.rand(2, **kw), "randn": lambda L, **kw: L.randn(2, 2, **kw),
-    "tensor": lambda L, **kw: L.tensor([1.5], **kw), "empty_strided": lambda L, **kw: L.empty_strided((2,), (1,), **kw),
+    "tensor": lambda L, **kw: L.tensor([1.5], **kw),
+    "empty_strided": lambda L, **kw: L.empty_strided((2,), (1,), **kw),
     "scalar_tensor": lambda L, **kw: L.scalar_tensor(1, **kw),
     "normal": lambda L, **kw: L.normal(0.0, 1.0, (2,), **kw),
 }
@@ -275,7 +278,8 @@ def test_random_dtypes_shapes_and_ranges_match_torch(torch):
     tensorlab.manual_seed(0)
     cases = [("rand(1000)", None), ("randn(2, 3, dtype=L.float64)", None), ("randint(3, 10, (500,))", (3, 10)),
              ("randint(3, 10, (2,), dtype=L.int32)", (3, 10)), ("randperm(6)", None),
-             ("randperm(4, dtype=L.float32)", None), ("rand(())", (0, 1)), ("rand_like(L.zeros(2, dtype=L.float64))", None),
+             ("randperm(4, dtype=L.float32)", None), ("rand(())", (0, 1)),
+             ("rand_like(L.zeros(2, dtype=L.float64))", None),
              ("randint_like(L.zeros(2), 5)", (0, 5)), ("normal(L.zeros(3), 1.0)", None)]
     for expr, bounds in cases:
         ours, theirs = _run(tensorlab, expr), _run(torch, expr)

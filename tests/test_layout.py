@@ -10,20 +10,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tensorlab import _layout
+from tensorlab import _layout, _view_geometry
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-def test_doctests_all_pass_and_every_function_has_one():
-    result = doctest.testmod(_layout)
+@pytest.mark.parametrize("module", [_layout, _view_geometry])
+def test_doctests_all_pass_and_every_function_has_one(module):
+    result = doctest.testmod(module)
     assert result.failed == 0
-    finder = doctest.DocTestFinder()
-    with_examples = {t.name.split(".")[-1] for t in finder.find(_layout) if t.examples}
-    functions = {n for n, f in vars(_layout).items()
-                 if inspect.isfunction(f) and f.__module__ == _layout.__name__}
-    missing = functions - with_examples
-    assert not missing, missing
+    with_examples = {t.name.split(".")[-1] for t in doctest.DocTestFinder().find(module) if t.examples}
+    functions = {n for n, f in vars(module).items() if inspect.isfunction(f) and f.__module__ == module.__name__}
+    assert not functions - with_examples, functions - with_examples
 
 
 # -- strategies: a random strided layout made by the ops PyTorch offers ------------------------------
@@ -44,7 +42,7 @@ def layouts(draw, max_dims=4):
         stop = draw(st.integers(start + 1, size))
         step = draw(st.integers(1, 2))
         slices.append(slice(start, stop, step))
-    offset, shape, strides = _layout.basic_index(shape, strides, offset, tuple(slices))
+    offset, shape, strides = _view_geometry.basic_index(shape, strides, offset, tuple(slices))
     if draw(st.booleans()):  # expand one size-1 dim
         ones = [d for d, n in enumerate(shape) if n == 1]
         if ones:
@@ -125,7 +123,7 @@ def test_basic_index_matches_numpy_slicing(layout):
     array = np.arange(int(np.prod(source_shape))).reshape(source_shape)
     shape, strides = tuple(source_shape[p] for p in perm), tuple(_layout.contiguous_strides(source_shape)[p]
                                                                 for p in perm)
-    offset, out_shape, out_strides = _layout.basic_index(shape, strides, 0, slices)
+    offset, out_shape, out_strides = _view_geometry.basic_index(shape, strides, 0, slices)
     expected = array.transpose(perm)[slices]
     got = np.array([array.reshape(-1)[_layout.memory_position(i, out_strides, offset)]
                     for i in np.ndindex(*out_shape)]).reshape(out_shape)
@@ -175,16 +173,16 @@ def test_broadcast_and_expand_messages_match_torch(torch):
 
 def test_slice_geometry_errors():
     with pytest.raises(ValueError, match="step must be greater than zero"):
-        _layout.slice_geometry(5, 1, slice(None, None, -1))
+        _view_geometry.slice_geometry(5, 1, slice(None, None, -1))
     with pytest.raises(ValueError, match="slice step cannot be zero"):
-        _layout.slice_geometry(5, 1, slice(None, None, 0))
+        _view_geometry.slice_geometry(5, 1, slice(None, None, 0))
 
 
 @pytest.mark.parametrize("index", [(0, Ellipsis), (Ellipsis, 0, Ellipsis), (0, Ellipsis, 1, Ellipsis),
                                    (None, Ellipsis, None), (slice(1, None), None, 2)])
 def test_basic_index_with_ellipses_matches_torch(torch, index):
     t = torch.arange(24).reshape(2, 3, 4)
-    offset, shape, strides = _layout.basic_index((2, 3, 4), (12, 4, 1), 0, index)
+    offset, shape, strides = _view_geometry.basic_index((2, 3, 4), (12, 4, 1), 0, index)
     view = t[index]
     assert (offset, shape, strides) == (view.storage_offset(), tuple(view.shape), view.stride())
 
@@ -193,21 +191,23 @@ def test_unfold_and_diagonal_geometry_match_torch(torch):
     t = torch.zeros(2, 3, 7)
     for dim, size, step in [(2, 3, 2), (1, 3, 1), (0, 1, 1), (2, 7, 3)]:
         u = t.unfold(dim, size, step)
-        assert _layout.unfold_geometry((2, 3, 7), (21, 7, 1), dim, size, step) == (tuple(u.shape), u.stride())
+        expected = (tuple(u.shape), u.stride())
+        assert _view_geometry.unfold_geometry((2, 3, 7), (21, 7, 1), dim, size, step) == expected
     for offset, d1, d2 in [(0, 0, 1), (1, 2, 0), (-1, 1, 2), (5, 0, 2), (-2, 2, 1)]:
         d = t.diagonal(offset, d1, d2)
-        assert _layout.diagonal_geometry((2, 3, 7), (21, 7, 1), offset, d1, d2) == (
+        assert _view_geometry.diagonal_geometry((2, 3, 7), (21, 7, 1), offset, d1, d2) == (
             d.storage_offset(), tuple(d.shape), d.stride())
 
 
 def test_movedim_and_split_sizes_match_torch(torch):
     t = torch.zeros(2, 3, 4, 5)
     for src, dst in [((0,), (2,)), ((0, 1), (-1, 0)), ((3,), (0,)), ((1, 2), (2, 1))]:
-        assert tuple(t.movedim(src, dst).shape) == tuple(t.shape[d] for d in _layout.movedim_order(4, src, dst))
+        order = _view_geometry.movedim_order(4, src, dst)
+        assert tuple(t.movedim(src, dst).shape) == tuple(t.shape[d] for d in order)
     for n, size in [(5, 2), (6, 3), (5, 7), (0, 2), (0, 0), (1, 1)]:
-        assert _layout.split_sizes(n, size) == [p.shape[0] for p in torch.zeros(n).split(size)]
+        assert _view_geometry.split_sizes(n, size) == [p.shape[0] for p in torch.zeros(n).split(size)]
     for n, chunks in [(5, 2), (6, 4), (6, 5), (0, 3), (5, 6), (1, 1)]:
-        assert _layout.chunk_sizes(n, chunks) == [p.shape[0] for p in torch.zeros(n).chunk(chunks)]
+        assert _view_geometry.chunk_sizes(n, chunks) == [p.shape[0] for p in torch.zeros(n).chunk(chunks)]
 
 
 def test_overlap_detection():

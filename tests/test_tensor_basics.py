@@ -253,7 +253,8 @@ def test_default_dtype_controls_python_floats(torch):
     assert tensorlab.get_default_dtype() is tensorlab.float32
     tensorlab.set_default_dtype(tensorlab.float64)
     assert tensorlab.tensor([1.5]).dtype is tensorlab.float64
-    assert tensorlab.zeros(2).dtype is tensorlab.float64 and tensorlab.arange(0.0, 1.0, 0.5).dtype is tensorlab.float64
+    assert tensorlab.zeros(2).dtype is tensorlab.float64
+    assert tensorlab.arange(0.0, 1.0, 0.5).dtype is tensorlab.float64
     assert (tensorlab.tensor([1, 2]) * 0.5).dtype is tensorlab.float64
     assert tensorlab.tensor([1, 2]).dtype is tensorlab.int64
     raises_like(lambda: torch.set_default_dtype(torch.int64), lambda: tensorlab.set_default_dtype(tensorlab.int64))

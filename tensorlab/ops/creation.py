@@ -402,7 +402,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     return _finish(array.astype(dtype.np), device, requires_grad)
 
 
-def range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):  # noqa: A001
+def range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None,  # noqa: A001
+          requires_grad=False):
     """Deprecated: like ``arange`` but *including* ``end``."""
     warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
                   "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "

@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from .. import _layout
+from .. import _layout, _view_geometry
 from ..autograd.function import Function
 from ._util import method
 from .inplace import apply_inplace
@@ -201,7 +201,7 @@ class Slice(Function):
     @staticmethod
     def forward(ctx, x, dim, start, end, step):
         d = _layout.normalize_dim(dim, x.dim())
-        delta, length, stride = _layout.slice_geometry(x._shape[d], x._stride[d], slice(start, end, step))
+        delta, length, stride = _view_geometry.slice_geometry(x._shape[d], x._stride[d], slice(start, end, step))
         ctx.in_shape, ctx.dim, ctx.slice = x._shape, d, slice(start, end, step)
         return x._make_view(x._offset + delta, x._shape[:d] + (length,) + x._shape[d + 1:],
                             x._stride[:d] + (stride,) + x._stride[d + 1:])

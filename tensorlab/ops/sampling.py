@@ -160,7 +160,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
     like = mean if isinstance(mean, _t.Tensor) else std if isinstance(std, _t.Tensor) else None
     if size is None and like is None:
         raise TypeError("normal() received an invalid combination of arguments - got (float, float), but "
-                        "expected one of: (Tensor mean, Tensor std) or (float mean, float std, tuple of ints size)")
+                        "expected one of: (Tensor mean, Tensor std) or "
+                        "(float mean, float std, tuple of ints size)")
     m = mean._array if isinstance(mean, _t.Tensor) else mean
     s = std._array if isinstance(std, _t.Tensor) else std
     if np.min(s) < 0:

@@ -7,7 +7,7 @@ See course/02_storage_and_strides and course/12_convolution.
 """
 import operator
 
-from .. import _layout
+from .. import _layout, _view_geometry
 from ..autograd.function import Function
 from ._util import method
 
@@ -44,7 +44,7 @@ class Unfold(Function):
     @staticmethod
     def forward(ctx, x, dimension, size, step):
         d = _layout.normalize_dim(dimension, x.dim())
-        shape, strides = _layout.unfold_geometry(x._shape, x._stride, d, size, step)
+        shape, strides = _view_geometry.unfold_geometry(x._shape, x._stride, d, size, step)
         ctx.args = (x._shape, d, size, step)
         return x._make_view(x._offset, shape, strides)
 
@@ -98,7 +98,7 @@ class Diagonal(Function):
     def forward(ctx, x, offset, dim1, dim2):
         n = x.dim()
         d1, d2 = _layout.normalize_dim(dim1, n), _layout.normalize_dim(dim2, n)
-        delta, shape, strides = _layout.diagonal_geometry(x._shape, x._stride, offset, d1, d2)
+        delta, shape, strides = _view_geometry.diagonal_geometry(x._shape, x._stride, offset, d1, d2)
         ctx.args = (x._shape, offset, d1, d2)
         return x._make_view(x._offset + delta, shape, strides)
 
@@ -117,7 +117,7 @@ class DiagonalBackward(Function):
         from .creation import zeros
         ctx.args = (offset, dim1, dim2)
         out = zeros(in_shape, dtype=grad.dtype, device=grad.device)
-        delta, shape, strides = _layout.diagonal_geometry(out._shape, out._stride, offset, dim1, dim2)
+        delta, shape, strides = _view_geometry.diagonal_geometry(out._shape, out._stride, offset, dim1, dim2)
         out._make_view(delta, shape, strides)._array[...] = grad._array
         return out
 
@@ -192,7 +192,7 @@ def split(tensor, split_size_or_sections, dim=0):
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {length} (input "
                                f"tensor's size at dimension {d}), but got split_sizes={_layout._fmt(sizes)}")
         return SplitWithSizes.apply(tensor, tuple(sizes), d)
-    sizes = _layout.split_sizes(length, operator.index(split_size_or_sections))
+    sizes = _view_geometry.split_sizes(length, operator.index(split_size_or_sections))
     return Split.apply(tensor, tuple(sizes), d)
 
 
@@ -200,7 +200,7 @@ def split(tensor, split_size_or_sections, dim=0):
 def chunk(input, chunks, dim=0):
     """Cut into ``chunks`` views of equal size (the last may be smaller, and there may be fewer)."""
     d = _split_dim(input, dim, "chunk")
-    sizes = _layout.chunk_sizes(input._shape[d], operator.index(chunks))
+    sizes = _view_geometry.chunk_sizes(input._shape[d], operator.index(chunks))
     return Split.apply(input, tuple(sizes), d)
 
 

@@ -7,7 +7,7 @@ See course/02_storage_and_strides.
 """
 import warnings
 
-from .. import _layout
+from .. import _layout, _view_geometry
 from ..autograd.function import Function
 from ._util import method
 
@@ -101,7 +101,7 @@ def movedim(input, source, destination):
     """Move dims ``source`` to positions ``destination``; the others keep their order (a permute)."""
     source = (source,) if isinstance(source, int) else tuple(source)
     destination = (destination,) if isinstance(destination, int) else tuple(destination)
-    return Permute.apply(input, _layout.movedim_order(input.dim(), source, destination))
+    return Permute.apply(input, _view_geometry.movedim_order(input.dim(), source, destination))
 
 
 moveaxis = movedim
@@ -167,7 +167,7 @@ class Unsqueeze(Function):
     def forward(ctx, x, dim):
         dim = _layout.normalize_dim(dim, x.dim() + 1)
         ctx.dim = dim
-        shape, strides = _layout.unsqueeze_geometry(x._shape, x._stride, dim)
+        shape, strides = _view_geometry.unsqueeze_geometry(x._shape, x._stride, dim)
         return x._make_view(x._offset, shape, strides)
 
     @staticmethod
