@@ -2,10 +2,10 @@
 
 ``tensor(data)`` always copies; ``from_numpy``/``as_tensor`` share memory with a NumPy array when they
 can, so a write through either one is seen by the other. Dtypes follow PyTorch: Python ints give int64,
-Python floats the default dtype (float32), bools bool. Random tensors are in ``sampling.py``.
+Python floats the default dtype (float32), bools bool. Ranges (arange, linspace...) are in ``ranges.py``,
+random tensors in ``sampling.py``.
 See course/01_tensors.
 """
-import math
 import numbers
 import operator
 import warnings
@@ -361,98 +361,12 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layo
     return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
-# -- ranges ----------------------------------------------------------------------------------------
-
-
-def _number(x):
-    return x.item() if isinstance(x, _t.Tensor) else x
-
-
-def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
-           requires_grad=False):
-    """Values from ``start`` up to (not including) ``end``, ``step`` apart.
-
-    Its length is ``ceil((end - start) / step)``, computed in float64 -- so with a float step a value
-    just below ``end`` can appear or not depending on rounding, exactly as in PyTorch.
-    """
-    if end is None:
-        start, end = 0, start
-    start, end, step = _number(start), _number(end), _number(step)
-    if dtype is None:
-        is_int = all(isinstance(x, (int, np.integer)) for x in (start, end, step))
-        dtype = _dtype.int64 if is_int else _dtype.get_default_dtype()
-    if dtype is _dtype.bool:
-        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if not dtype.is_floating_point:  # integer ranges: the bounds are truncated first
-        start, end, step = int(start), int(end), int(step)
-        if step == 0:
-            raise ValueError("step must be nonzero")
-    if not (math.isfinite(start) and math.isfinite(end)):
-        raise RuntimeError(f"unsupported range: {start} -> {end}")
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    n = math.ceil((end - start) / step)
-    if dtype.is_floating_point:
-        array = start + np.arange(n, dtype=np.float64) * step
-    else:
-        array = start + np.arange(n, dtype=np.int64) * step
-    _check_requires_grad(dtype, requires_grad)
-    return _finish(array.astype(dtype.np), device, requires_grad)
-
-
-def range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None,  # noqa: A001
-          requires_grad=False):
-    """Deprecated: like ``arange`` but *including* ``end``."""
-    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
-                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
-                  "in [start, end).", UserWarning, stacklevel=2)
-    n = int(math.floor((end - start) / step)) + 1
-    array = start + np.arange(n, dtype=np.float64) * step
-    return _finish(array.astype((dtype or _dtype.get_default_dtype()).np), device, requires_grad)
-
-
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
-    if not isinstance(steps, (int, np.integer)):
-        raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    dtype = dtype or _dtype.get_default_dtype()
-    if dtype is _dtype.bool:
-        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
-    start, end = float(_number(start)), float(_number(end))
-    if dtype.is_floating_point:
-        array = np.linspace(start, end, int(steps))
-    else:  # integer steps are computed in float and truncated
-        step = (end - start) / (steps - 1) if steps > 1 else 0.0
-        array = np.trunc(start + np.arange(steps) * step)
-    return _finish(array.astype(dtype.np), device, requires_grad)
-
-
-def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False):
-    """``base ** linspace(start, end, steps)``."""
-    dtype = dtype or _dtype.get_default_dtype()
-    array = np.power(float(base), np.linspace(float(_number(start)), float(_number(end)), int(steps)))
-    return _finish(array.astype(dtype.np), device, requires_grad)
-
-
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
-    """The identity matrix (``n`` x ``m``; square when ``m`` is omitted)."""
-    if n < 0:
-        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
-    if m is not None and m < 0:
-        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
-    dtype = dtype or _dtype.get_default_dtype()
-    return _finish(np.eye(n, n if m is None else m, dtype=dtype.np), device, requires_grad)
-
-
+from .ranges import *  # noqa: E402,F401,F403 - arange, linspace, logspace, eye live in ranges.py
+from . import ranges as _ranges  # noqa: E402
 from .sampling import *  # noqa: E402,F401,F403 - random tensors live in sampling.py
 from .sampling import _rng  # noqa: E402,F401 - used by dropout and data shuffling
 from . import sampling as _sampling  # noqa: E402
 
 __all__ = ["tensor", "scalar_tensor", "as_tensor", "asarray", "from_numpy", "from_dlpack", "zeros", "ones",
-           "empty", "full", "empty_strided", "zeros_like", "ones_like", "empty_like", "full_like", "arange",
-           "range", "linspace", "logspace", "eye"] + _sampling.__all__
+           "empty", "full", "empty_strided", "zeros_like", "ones_like", "empty_like", "full_like"] + \
+    _ranges.__all__ + _sampling.__all__
