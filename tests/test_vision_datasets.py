@@ -299,3 +299,10 @@ def test_image_folder_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="Found no valid file for the classes b. Supported extensions"):
         ImageFolder(tmp_path)
     assert len(ImageFolder(tmp_path, allow_empty=True)) == 1
+
+
+def test_digits_mean_and_std_are_the_pixel_statistics():
+    with np.load(SHIPPED) as f:
+        pixels = f["images"] / 16.0
+    assert Digits.mean[0] == pytest.approx(pixels.mean(), abs=1e-4)
+    assert Digits.std[0] == pytest.approx(pixels.std(), abs=1e-4)
