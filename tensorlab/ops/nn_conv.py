@@ -103,9 +103,10 @@ def conv_input_grad_array(xp, gy, w, spatial, stride, pads, dilation, groups):
     gy_mat = xp.moveaxis(gy_mat, 1, 0).reshape(groups, -1, o // groups)      # (G, N * pixels, O/G)
     cols = gy_mat @ w.reshape(groups, o // groups, -1)                        # (G, N * pixels, C/G * k)
     cols = cols.reshape((groups, n) + tuple(out) + (cg,) + tuple(kernel))
-    # -> (N, G, C/G, *kernel, *out), then merge (G, C/G) into C
+    # view as (N, G, C/G, *kernel, *out) -> (N, C, *kernel, *out); a copy only when groups > 1
     order = (1, 0, 2 + nd) + tuple(range(3 + nd, 3 + 2 * nd)) + tuple(range(2, 2 + nd))
-    cols = cols.transpose(order).reshape((n, groups * cg) + tuple(kernel) + tuple(out))
+    cols = cols.transpose(order)
+    cols = cols[:, 0] if groups == 1 else cols.reshape((n, groups * cg) + tuple(kernel) + tuple(out))
     padded = (n, groups * cg) + tuple(s + lo + hi for s, (lo, hi) in zip(spatial, pads))
     return crop(col2im(xp, cols, padded, kernel, stride, dilation), pads)
 

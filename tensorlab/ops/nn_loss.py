@@ -9,6 +9,8 @@ never forms ``exp(x)`` of a large logit) followed by ``nll_loss`` (pick ``-log p
 ``binary_cross_entropy_with_logits`` folds the sigmoid into the log with the log-sum-exp trick.
 See course/14_losses.
 """
+import numpy as np
+
 from ..autograd.function import Function
 from ._util import wrap, xp_of
 from .nn import constant_like
@@ -116,41 +118,35 @@ class NllLoss(Function):
 
     @staticmethod
     def forward(ctx, input, target, weight, reduction, ignore_index):
-        xp, x = xp_of(input), input._array
-        t = target._array
+        xp, x, t = xp_of(input), input._array, target._array
         if x.ndim == 1:                       # one unbatched sample
             x, t = x[None], t[None]
-        c = x.shape[1]
-        ignored = t == ignore_index
-        safe_t = xp.where(ignored, 0, t)
-        bad = (safe_t < 0) | (safe_t >= c)
-        if bool(bad.any()):
-            raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
-        w = weight._array[safe_t] if weight is not None else xp.ones(t.shape, dtype=x.dtype)
-        w = xp.where(ignored, 0, w).astype(x.dtype)
+        kept = t != ignore_index
+        safe_t = t * kept                     # ignored targets point at class 0, with weight 0
+        if safe_t.size and (int(safe_t.min()) < 0 or int(safe_t.max()) >= x.shape[1]):
+            bad = t[kept & ((t < 0) | (t >= x.shape[1]))]
+            raise IndexError(f"Target {int(bad.reshape(-1)[0])} is out of bounds.")
+        w = kept.astype(x.dtype) if weight is None else weight._array[safe_t] * kept
         picked = xp.take_along_axis(x, safe_t[:, None], axis=1)[:, 0]       # input[i, t_i, ...]
-        losses = -w * picked
-        total_weight = w.sum()
+        losses = -(w * picked)
+        scale = 1.0
         if reduction == "mean":
-            with _quiet(xp):
-                out = xp.asarray(losses.sum() / total_weight, dtype=x.dtype)
-        elif reduction == "sum":
-            out = xp.asarray(losses.sum(), dtype=x.dtype)
+            total = w.sum()
+            scale = 1.0 / total if total else 0.0          # all ignored: loss nan, gradient 0
+            out = losses.sum() * scale if total else xp.nan
         else:
-            out = losses if input.dim() > 1 else losses[0]
-        # d loss_i / d input[i, c] = -w_i if c == t_i: a constant one-hot pattern, scaled by grad
-        coeff = xp.zeros(x.shape, dtype=x.dtype)
-        xp.put_along_axis(coeff, safe_t[:, None], -w[:, None], axis=1)
-        if reduction == "mean":
-            with _quiet(xp):
-                coeff = coeff / total_weight
-        ctx.coeff = coeff.reshape(input._shape)
+            out = losses.sum() if reduction == "sum" else (losses if input.dim() > 1 else losses[0])
+        ctx.safe_t, ctx.w, ctx.scale, ctx.shape = safe_t, w, scale, x.shape
         ctx.reduction, ctx.unbatched = reduction, input.dim() == 1
-        return wrap(out, input.device)
+        return wrap(xp.asarray(out, dtype=x.dtype), input.device)
 
     @staticmethod
     def backward(ctx, grad):
-        coeff = constant_like(ctx.coeff, grad)
+        # d loss_i / d input[i, c] = -w_i where c == t_i, else 0: a constant pattern, scaled by grad
+        xp = xp_of(grad)
+        coeff = xp.zeros(ctx.shape, dtype=grad._array.dtype)
+        xp.put_along_axis(coeff, ctx.safe_t[:, None], (-ctx.scale * ctx.w)[:, None], axis=1)
+        coeff = constant_like(coeff[0] if ctx.unbatched else coeff, grad)
         if ctx.reduction == "none" and not ctx.unbatched:
             grad = grad.unsqueeze(1)          # per-sample grads broadcast over the class dim
         return coeff * grad, None, None, None, None
@@ -162,19 +158,9 @@ class NllLoss2d(NllLoss):
     node_name = "NllLoss2DBackward0"
 
 
-class _quiet:
-    """Silence NumPy's 0/0 warning: PyTorch returns nan when every target is ignored."""
-
-    def __init__(self, xp):
-        self.xp = xp
-
-    def __enter__(self):
-        import numpy as np
-        self.state = np.seterr(invalid="ignore", divide="ignore")
-
-    def __exit__(self, *exc):
-        import numpy as np
-        np.seterr(**self.state)
+def _quiet():
+    """Silence NumPy's warnings for log(0): the result is clamped at -100 anyway."""
+    return np.errstate(invalid="ignore", divide="ignore")
 
 
 class BinaryCrossEntropy(Function):
@@ -188,7 +174,7 @@ class BinaryCrossEntropy(Function):
         xp, x, t = xp_of(input), input._array, target._array
         if bool(((x < 0) | (x > 1)).any()):
             raise RuntimeError("all elements of input should be between 0 and 1")
-        with _quiet(xp):
+        with _quiet():
             log_x = xp.maximum(xp.log(x), -100)
             log_1mx = xp.maximum(xp.log1p(-x), -100)
         losses = -(t * log_x + (1 - t) * log_1mx)

@@ -100,17 +100,20 @@ MAX_POOL = {1: MaxPool1D, 2: MaxPool2D, 3: MaxPool3D}
 
 
 def _plane_index(xp, winner, plane, out, kernel, stride, padding, dilation):
-    """Turn "k-th element of the window at output position o" into a flat index into the input plane."""
+    """Turn "k-th element of the window at output position o" into a flat index into the input plane.
+
+    The index is linear in the position, so it is (where the window starts) + (where element k sits
+    inside a window): a small table of window starts plus a table of kernel offsets, indexed by k.
+    """
     nd = len(kernel)
-    in_window = np.unravel_index(winner, kernel) if xp is np else xp.unravel_index(winner, kernel)
-    flat = 0
+    row_strides = [math.prod(plane[i + 1:]) for i in range(nd)]       # flat-index step of each spatial dim
+    start = 0
+    offsets = np.zeros(1, dtype=np.int64)
     for i in range(nd):
-        shape = [1] * winner.ndim
-        shape[2 + i] = out[i]
-        start = (xp.arange(out[i]) * stride[i] - padding[i]).reshape(shape)
-        position = start + in_window[i] * dilation[i]
-        flat = flat * plane[i] + position
-    return flat.astype(np.int64)
+        starts_i = (np.arange(out[i]) * stride[i] - padding[i]) * row_strides[i]
+        start = np.add.outer(start, starts_i) if i else starts_i
+        offsets = np.add.outer(offsets, np.arange(kernel[i]) * dilation[i] * row_strides[i]).reshape(-1)
+    return xp.asarray(start) + xp.asarray(offsets)[winner]
 
 
 class PlaneScatter(Function):
