@@ -71,8 +71,8 @@ def _cases():
     ours_step = models.LeNet5(input_size=8)
     epoch = {"tensorlab": _epoch(tensorlab, ours, DataLoader(_train, batch_size=BATCH, shuffle=True)),
              "torch": None, "numpy": None}
-    step = {"tensorlab": _step(tensorlab, ours_step, tensorlab.tensor(_images[:BATCH]), tensorlab.tensor(_labels[:BATCH])),
-            "torch": None, "numpy": None}
+    x, y = tensorlab.tensor(_images[:BATCH]), tensorlab.tensor(_labels[:BATCH])
+    step = {"tensorlab": _step(tensorlab, ours_step, x, y), "torch": None, "numpy": None}
     if importlib.util.find_spec("torch") is not None:
         import torch
         theirs, theirs_step = _torch_lenet(torch), _torch_lenet(torch)

@@ -1,5 +1,4 @@
 """vision.datasets: Digits (shipped), MNIST/FashionMNIST from IDX files, ImageFolder -- all offline."""
-import gzip
 import os
 
 import numpy as np

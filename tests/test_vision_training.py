@@ -2,7 +2,6 @@
 and the course's promise: LeNet5 learns the 8x8 digits to >= 95% test accuracy."""
 import io
 
-import numpy as np
 import pytest
 
 import tensorlab
