@@ -139,45 +139,13 @@ def chunk_sizes(length, chunks):
     return split_sizes(length, -(-length // chunks))
 
 
-def expand_ellipsis(index, ndim):
-    """Replace ``...`` (and pad the end) with ``slice(None)`` so ``index`` has one item per dim.
-
-    ``None`` adds a dim and takes none; every other item takes one dim. As in PyTorch, each
-    ``...`` stands for all the dims the other items leave over; when there are two, the fill that
-    would run past the last dim is dropped.
-
-    >>> expand_ellipsis((0, Ellipsis), 3)
-    (0, slice(None, None, None), slice(None, None, None))
-    >>> expand_ellipsis((Ellipsis, 0, Ellipsis), 2)
-    (slice(None, None, None), 0)
-    """
-    n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
-    if n_real > ndim:
-        raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    fill = ndim - n_real
-    out, from_ellipsis = [], []
-    for item in index:
-        if item is Ellipsis:
-            out.extend([slice(None)] * fill)
-            from_ellipsis.extend([True] * fill)
-        else:
-            out.append(item)
-            from_ellipsis.append(False)
-    if Ellipsis not in index:
-        out.extend([slice(None)] * fill)
-    excess = sum(1 for i in out if i is not None) - ndim
-    for k in range(len(out) - 1, -1, -1):
-        if excess > 0 and from_ellipsis[k]:
-            del out[k]
-            excess -= 1
-    return tuple(out)
-
-
 def basic_index(shape, strides, offset, index):
     """Apply ints, slices, None and Ellipsis to a layout: returns ``(offset, shape, strides)``.
 
     Every such index is a view -- nothing is copied: an int adds ``i * stride`` to the offset and
-    drops the dim, a slice moves the offset to its start and multiplies the stride by its step.
+    drops the dim, a slice moves the offset to its start and multiplies the stride by its step,
+    ``None`` inserts a size-1 dim. As in PyTorch, ``...`` stands for the dims nobody named (a second
+    ``...`` gets whatever is left, usually nothing), and an error names the position in the index.
 
     >>> basic_index((4, 5), (5, 1), 0, (1, slice(None, None, 2)))
     (5, (3,), (2,))
@@ -187,24 +155,36 @@ def basic_index(shape, strides, offset, index):
     Traceback (most recent call last):
     IndexError: index 5 is out of bounds for dimension 0 with size 3
     """
-    index = expand_ellipsis(index if isinstance(index, tuple) else (index,), len(shape))
-    out_shape, out_strides, dim = [], [], 0
-    for item in index:
-        if item is None:
-            stride = shape[dim] * strides[dim] if dim < len(shape) else 1
+    items = index if isinstance(index, tuple) else (index,)
+    ndim = len(shape)
+    n_real = sum(1 for i in items if i is not None and i is not Ellipsis)
+    if ndim == 0 and any(i is not None and i is not Ellipsis and not isinstance(i, slice) for i in items):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    if n_real > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    out_shape, out_strides, src = [], [], 0  # src: the next dim of the input to consume
+    for pos, item in enumerate(items):
+        if item is Ellipsis:
+            take = min(ndim - n_real, ndim - src)
+            out_shape.extend(shape[src:src + take])
+            out_strides.extend(strides[src:src + take])
+            src += take
+        elif item is None:
             out_shape.append(1)
-            out_strides.append(stride)
-            continue
-        size, stride = shape[dim], strides[dim]
-        if isinstance(item, slice):
-            delta, length, new_stride = slice_geometry(size, stride, item)
+            out_strides.append(shape[src] * strides[src] if src < ndim else 1)
+        elif src >= ndim:
+            raise IndexError(f"too many indices for tensor of dimension {ndim}")
+        elif isinstance(item, slice):
+            delta, length, new_stride = slice_geometry(shape[src], strides[src], item)
             offset += delta
             out_shape.append(length)
             out_strides.append(new_stride)
+            src += 1
         else:
-            i = operator.index(item)
+            i, size = operator.index(item), shape[src]
             if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
-            offset += (i + size if i < 0 else i) * stride
-        dim += 1
-    return offset, tuple(out_shape), tuple(out_strides)
+                raise IndexError(f"index {i} is out of bounds for dimension {pos} with size {size}")
+            offset += (i + size if i < 0 else i) * strides[src]
+            src += 1
+    return offset, tuple(out_shape) + tuple(shape[src:]), tuple(out_strides) + tuple(strides[src:])

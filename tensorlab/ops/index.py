@@ -16,7 +16,8 @@ import numpy as np
 from .. import _layout, _view_geometry
 from ..autograd.function import Function
 from ._util import method
-from .inplace import apply_inplace
+from ..autograd import grad_mode
+from .inplace import apply_inplace, write_into
 from .. import tensor as _t
 
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
@@ -136,9 +137,19 @@ def _is_full(s, size):
     return slice(s.start, s.stop, step).indices(size) == (0, size, 1)
 
 
+def _is_basic(index):
+    """Only ints, slices, None and ``...``: the index is one view, computable in one step."""
+    items = index if isinstance(index, tuple) else (index,)
+    return all(i is None or i is Ellipsis or isinstance(i, slice) or
+               (isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))) for i in items)
+
+
 @method("__getitem__")
 def getitem(self, index):
     """``t[index]``: a view for ints/slices/None/..., a copy when integer tensors or masks are used."""
+    if not (self._requires_grad and grad_mode._State.enabled) and _is_basic(index):
+        # nothing to record: the whole index is one (offset, shape, strides)
+        return self._make_view(*_view_geometry.basic_index(self._shape, self._stride, self._offset, index))
     out, advanced = walk_index(self, index, skip_full_slices=False)
     if advanced:
         from .advanced_index import index_with
@@ -364,10 +375,15 @@ def _value_tensor(self, value):
     tensor stores 2), tensors move to the target's device."""
     if isinstance(value, _t.Tensor):
         return value if value.device == self.device else value.to(self.device)
+    _check_number(self, value)
     from .creation import tensor
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return tensor(value, dtype=self.dtype, device=self.device)
     return tensor(value, dtype=self.dtype, device=self.device)
+
+
+def _check_number(self, value):
+    if not isinstance(value, (int, float, bool, complex, np.generic)):
+        kind = "numpy.ndarray" if isinstance(value, np.ndarray) else type(value).__name__
+        raise TypeError(f"can't assign a {kind} to a torch.{self.dtype._legacy}")
 
 
 def _strip_leading_ones(value, always_view):
@@ -386,6 +402,10 @@ def setitem(self, index, value):
     PyTorch's order: walk the index to a view of ``self``; then a value of the same shape is copied,
     a 0-d value fills, anything else is viewed without leading 1s and expanded to the target.
     """
+    recording = grad_mode._State.enabled and (
+        self._requires_grad or (isinstance(value, _t.Tensor) and value._requires_grad))
+    if not recording and _is_basic(index):
+        return _write_basic(self, index, value)
     value = _value_tensor(self, value)
     target, advanced = walk_index(self, index, skip_full_slices=True)
     if advanced:
@@ -398,6 +418,24 @@ def setitem(self, index, value):
     else:
         value = _strip_leading_ones(value, True)
         target.copy_(value if value._shape == target._shape else value.expand(target._shape))
+
+
+def _write_basic(self, index, value):
+    """``self[basic index] = value`` with nothing to record: check, then write straight into memory."""
+    target = self._make_view(*_view_geometry.basic_index(self._shape, self._stride, self._offset, index))
+    if isinstance(value, _t.Tensor):
+        if value.device != self.device:
+            value = value.to(self.device)
+        shape = value._shape
+        if shape != target._shape and shape:
+            k = next((k for k, n in enumerate(shape) if n != 1), len(shape))  # drop leading 1s
+            _layout.expand_strides(shape[k:], value._stride[k:], target._shape, "torch." + value.dtype._legacy)
+            value = value._array.reshape(shape[k:])
+        else:
+            value = value._array
+    else:
+        _check_number(self, value)
+    write_into(target, value)
 
 
 __all__ = ["select", "slice_scatter", "select_scatter"]
