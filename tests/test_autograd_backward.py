@@ -11,7 +11,6 @@ import pytest
 import tensorlab
 from tensorlab.autograd import trace_backward
 
-from oracle import both
 
 RNG = np.random.default_rng(1)
 X = RNG.standard_normal(4)

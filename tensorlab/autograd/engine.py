@@ -119,10 +119,18 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
                         _release(node, observed)
                 else:
                     outputs = ()
-            _send(node, outputs, buffers, observed)
-            for nxt, _ in node.next_functions:
+            # deliver each gradient along its edge; the receiver is ready once every edge delivered
+            for edge, (nxt, nr) in enumerate(node.next_functions):
                 if nxt is None:
                     continue
+                grad = outputs[edge] if edge < len(outputs) else None
+                if grad is not None:
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        buf = buffers[nxt] = [None] * max(len(nxt._output_meta), 1)
+                    buf[nr] = grad if buf[nr] is None else _add_gradients(buf[nr], grad)
+                    if observed:
+                        _emit("send", node=node, edge=edge, to=nxt, input_nr=nr, grad=grad)
                 left = dependencies[nxt] - 1
                 dependencies[nxt] = left
                 if left == 0 and (visit is None or nxt in visit):
@@ -267,9 +275,10 @@ def _evaluate(node, grads, observed):
         if observed:
             _emit("accumulate", node=node, variable=node.variable, grad=grads[0], total=node.variable._grad)
         return _post_hooks(node, (), grads, observed) if node._hooks else ()
-    if _all_none(grads) and getattr(node, "_builtin", True):
+    missing = _count_missing(grads)
+    if missing == len(grads) and getattr(node, "_builtin", True):
         return ()  # nothing arrived: a built-in node has nothing to send
-    if node.materialize_grads and None in grads:
+    if missing and node.materialize_grads:
         grads = _materialize(node, grads)
     try:
         outputs = node.apply(*grads)
@@ -284,11 +293,12 @@ def _evaluate(node, grads, observed):
     return outputs
 
 
-def _all_none(grads):
+def _count_missing(grads):
+    missing = 0
     for g in grads:
-        if g is not None:
-            return False
-    return True
+        if g is None:
+            missing += 1
+    return missing
 
 
 def _post_hooks(node, outputs, grads, observed):
@@ -301,17 +311,13 @@ def _post_hooks(node, outputs, grads, observed):
     return outputs
 
 
-def _send(node, outputs, buffers, observed):
-    """Add each gradient into the input buffer of the node its edge leads to."""
-    for edge, ((nxt, nr), grad) in enumerate(zip(node.next_functions, outputs)):
-        if nxt is None or grad is None:
-            continue
-        buf = buffers.get(nxt)
-        if buf is None:
-            buf = buffers[nxt] = [None] * max(len(nxt._output_meta), 1)
-        buf[nr] = grad if buf[nr] is None else buf[nr] + grad
-        if observed:
-            _emit("send", node=node, edge=edge, to=nxt, input_nr=nr, grad=grad)
+def _add_gradients(a, b):
+    """Two gradients for the same place are summed. Outside ``create_graph`` nothing needs recording,
+    so equal-shaped arrays are added directly (the op machinery would only add overhead)."""
+    if (not grad_mode._State.enabled and a._shape == b._shape and a._array.dtype is b._array.dtype
+            and a._storage.device is b._storage.device):
+        return _t.Tensor._from_array(a._array + b._array, a._storage.device)
+    return a + b
 
 
 def _release(node, observed):
@@ -326,39 +332,45 @@ def _release(node, observed):
 def _materialize(node, grads):
     """Zeros in place of missing gradients, shaped like the outputs they belong to."""
     from ..ops.creation import zeros
+    from .. import _dtype
     meta = node._output_meta or (None,) * len(grads)
-    return [zeros(m[0], dtype=m[1], device=m[2]) if g is None and m is not None else g
-            for g, m in zip(grads, meta)]
+    return [zeros(m[0], dtype=_dtype.from_numpy_dtype(m[1]), device=m[2]) if g is None and m is not None
+            else g for g, m in zip(grads, meta)]
 
 
 def _validate(node, outputs):
     """One gradient per edge, each a Tensor (or None) shaped like its input -- a gradient of a
     broadcast shape is summed down to it, as PyTorch does -- and of the input's dtype."""
-    outputs = tuple(outputs)
     if len(outputs) != len(node.next_functions):
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients (expected "
                            f"{len(node.next_functions)}, got {len(outputs)})")
     meta = node._input_meta
     if not meta:
         return outputs
-    Tensor = _t.Tensor
-    fixed = list(outputs)
-    for i, (grad, m) in enumerate(zip(outputs, meta)):
+    fixed = None
+    for i, grad in enumerate(outputs):
         if grad is None:
             continue
-        if m is None:  # the edge of a Python scalar: it never receives a gradient
-            fixed[i] = None
-            continue
-        if not isinstance(grad, Tensor):
-            raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
-        shape, np_dtype = m
-        if grad._shape != shape:
-            grad = _reduce_to_shape(node, i, grad, shape)
-        if grad._array.dtype != np_dtype:
-            from .. import _dtype
-            grad = grad.to(_dtype.from_numpy_dtype(np_dtype))
-        fixed[i] = grad
-    return tuple(fixed)
+        m = meta[i]
+        if m is None or type(grad) is not _t.Tensor or grad._shape != m[0] or grad._array.dtype != m[1]:
+            if fixed is None:
+                fixed = list(outputs)
+            fixed[i] = _fix_gradient(node, i, grad, m)
+    return outputs if fixed is None else fixed
+
+
+def _fix_gradient(node, i, grad, meta):
+    if meta is None:  # the edge of a Python scalar: it never receives a gradient
+        return None
+    if not isinstance(grad, _t.Tensor):
+        raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
+    shape, np_dtype = meta
+    if grad._shape != shape:
+        grad = _reduce_to_shape(node, i, grad, shape)
+    if grad._array.dtype != np_dtype:
+        from .. import _dtype
+        grad = grad.to(_dtype.from_numpy_dtype(np_dtype))
+    return grad
 
 
 def _reduce_to_shape(node, i, grad, shape):

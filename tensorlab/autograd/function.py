@@ -85,7 +85,7 @@ class BackwardFunction(Node):
     def apply(self, *grad_outputs):
         """Call the Function's backward; keep the gradients of the arguments that have an edge."""
         grads = self._forward_cls.backward(self, *grad_outputs)
-        if not isinstance(grads, tuple):
+        if type(grads) is not tuple:
             grads = (grads,)
         n_args = self._n_args
         if len(grads) != n_args:
@@ -97,12 +97,17 @@ class BackwardFunction(Node):
         positions = self._tensor_positions
         if len(positions) == n_args:
             return grads
+        if not self._builtin:
+            self._check_no_gradient_for_non_tensors(grads)
+        return [grads[i] for i in positions]
+
+    def _check_no_gradient_for_non_tensors(self, grads):
+        positions = self._tensor_positions
         for i, g in enumerate(grads):
-            if g is not None and i not in positions and not self._builtin:
+            if g is not None and i not in positions:
                 raise RuntimeError(f"function {self.name()} returned a gradient different than None at "
                                    f"position {i + 1}, but the corresponding forward input was not a "
                                    "Variable")
-        return tuple(grads[i] for i in positions)
 
 
 class Function:
@@ -157,7 +162,7 @@ class Function:
                     break
         if needs:
             node._seq_nr = next(_sequence)
-            node.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+            node.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
             if anomaly_mode._enabled:
                 node._anomaly_trace = "".join(traceback.format_stack()[:-1])
         grad_mode._State.enabled = False
@@ -172,9 +177,7 @@ class Function:
         if node._dirty:
             _mark_dirty_outputs(node, outputs)
         if needs:
-            positions = tuple(i for i, a in enumerate(args)
-                              if isinstance(a, Tensor) or (i in cls.scalar_edges and a is not None))
-            outputs = _record(node, args, positions, outputs)
+            outputs = _record(node, args, outputs)
         return outputs
 
 
@@ -189,22 +192,31 @@ def _mark_dirty_outputs(node, outputs):
         t._bump_version()
 
 
-def _record(node, args, positions, outputs):
+def _record(node, args, outputs):
     """Connect ``node`` into the graph: edges to the inputs, grad_fn on the outputs, saved tensors."""
     Tensor = _t.Tensor
-    node.next_functions = tuple((isinstance(args[i], Tensor) and gradient_edge(args[i])) or (None, 0)
-                                for i in positions)
-    node._tensor_positions = positions
+    scalar_edges = node._forward_cls.scalar_edges
+    positions, edges, input_meta = [], [], []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            positions.append(i)
+            edges.append(gradient_edge(a) or (None, 0))
+            input_meta.append((a._shape, a._array.dtype))
+        elif i in scalar_edges and a is not None:  # a Python number PyTorch would wrap in a tensor
+            positions.append(i)
+            edges.append((None, 0))
+            input_meta.append(None)
+    node.next_functions = tuple(edges)
+    node._tensor_positions = tuple(positions)
+    node._input_meta = tuple(input_meta)
     node._n_args = len(args)
-    node._input_meta = tuple((args[i]._shape, args[i]._array.dtype) if isinstance(args[i], Tensor) else None
-                             for i in positions)
     single = not isinstance(outputs, tuple)
     outs = (outputs,) if single else outputs
     new_outs = [_connect_output(node, nr, out, args) for nr, out in enumerate(outs)]
-    node._output_meta = tuple((o._shape, o.dtype, o.device) if isinstance(o, Tensor) else None
-                              for o in new_outs)
+    node._output_meta = tuple([(o._shape, o._array.dtype, o._storage.device) if isinstance(o, Tensor)
+                               else None for o in new_outs])
     if node._to_save:
-        node._saved = tuple(_save(node, t, outs, new_outs) for t in node._to_save)
+        node._saved = tuple([_save(node, t, outs, new_outs) for t in node._to_save])
         node._to_save = ()
     return new_outs[0] if single else tuple(new_outs)
 
@@ -214,10 +226,10 @@ def _connect_output(node, nr, out, args):
     place). An input returned unchanged becomes a new view of it, so the input keeps its own history."""
     if not isinstance(out, _t.Tensor):
         return out
-    dirty = any(out is d for d in node._dirty)
-    if not dirty and any(out is a for a in args):
+    dirty = node._dirty and _is_one_of(out, node._dirty)
+    if not dirty and _is_one_of(out, args):
         out = out._make_view(out._offset, out._shape, out._stride)
-    if out._array.dtype.kind != "f" or any(out is n for n in node._non_differentiable):
+    if out._array.dtype.kind != "f" or (node._non_differentiable and _is_one_of(out, node._non_differentiable)):
         return out
     if dirty:
         _check_dirty_leaf(out)
@@ -226,6 +238,13 @@ def _connect_output(node, nr, out, args):
     else:
         _set_history(out, node, nr)
     return out
+
+
+def _is_one_of(t, items):
+    for item in items:
+        if item is t:
+            return True
+    return False
 
 
 def _set_history(out, node, nr):
@@ -237,7 +256,7 @@ def _set_history(out, node, nr):
 def _save(node, t, outs, new_outs):
     if t is None:
         return None
-    is_output = any(t is o for o in new_outs) or any(t is o for o in outs)
+    is_output = _is_one_of(t, new_outs) or _is_one_of(t, outs)
     return SavedTensor(t, is_output_of=node if is_output else None)
 
 
