@@ -109,7 +109,15 @@ def _operand_grad(ctx, grad, operands, k):
     g = g.expand(tuple(sizes[c] if c not in available else g._shape[i] for i, c in enumerate(unique)))
     if len(unique) != len(own):
         g = _onto_diagonals(g, unique, own, sizes)
-    return g.sum_to_size(operands[k]._shape) if g._shape != operands[k]._shape else g
+    return _to_shape(g, operands[k]._shape)
+
+
+def _to_shape(g, shape):
+    """Broadcasting in the forward, undone: where the operand had size 1 the gradient is summed; where the
+    gradient has size 1 (the letter had size 1 everywhere else) it is expanded."""
+    if g._shape == shape:
+        return g
+    return g.expand(tuple(max(a, b) for a, b in zip(g._shape, shape))).sum_to_size(shape)
 
 
 def _onto_diagonals(g, unique, own, sizes):

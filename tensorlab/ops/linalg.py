@@ -22,7 +22,7 @@ def _dims_str(t):
 
 def _no_bool(*tensors, kernel):
     for t in tensors:
-        reject(t.dtype, kernel, _dtype.bool)
+        reject(t.dtype, kernel, _dtype.bool, kernel=kernel)
 
 
 def _check_mm(a, b):
@@ -96,8 +96,8 @@ class Mv(Function):
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.dim()}, {v.dim()}")
         if m._shape[1] != v._shape[0]:
             raise RuntimeError(f"size mismatch, got input ({m._shape[0]}), mat ({_dims_str(m)}), vec ({v._shape[0]})")
-        if m.dtype is not v.dtype:
-            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {m.dtype._legacy[:-6]}, "
+        if m.dtype is not v.dtype:  # PyTorch names (its output buffer, which takes vec's dtype), mat, vec
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {v.dtype._legacy[:-6]}, "
                                f"{m.dtype._legacy[:-6]}, and {v.dtype._legacy[:-6]}")
         _no_bool(m, kernel="addmv_impl_cpu")
         ctx.save_for_backward(m if ctx.needs_input_grad[1] else None, v if ctx.needs_input_grad[0] else None)
@@ -227,7 +227,19 @@ def dot(input, tensor):
     return Dot.apply(input, tensor)
 
 
-vdot = dot
+class Vdot(Dot):
+    """``vdot`` conjugates its first argument; for real tensors it is ``dot``."""
+
+    node_name = "VdotBackward0"
+
+
+def vdot(input, other):
+    """Inner product of two 1-D tensors (the first conjugated, which changes nothing for real ones)."""
+    _tensors("vdot", ("input", input), ("other", other))
+    return Vdot.apply(input, other)
+
+
+method("vdot")(vdot)
 
 
 @method("outer", "ger")
@@ -267,6 +279,12 @@ def matmul(input, other):
         return Mm.apply(input, other)
     if _should_fold(input, other):
         return _folded_matmul(input, other)
+    if d1 == 3 and d2 == 3 and input._shape[0] != other._shape[0]:
+        # a batch of one matrix that needs a gradient: PyTorch squeezes it and folds the other operand
+        if input._shape[0] == 1 and input._requires_grad:
+            return matmul(input.squeeze(0), other)
+        if other._shape[0] == 1 and other._requires_grad:
+            return matmul(input, other.squeeze(0))
     return _batched_matmul(input, other)
 
 
@@ -277,8 +295,8 @@ def _should_fold(t1, t2):
     big, small_dim = (t1, d2) if d1 >= d2 else (t2.mT, d1)
     if not (big.dim() >= 3 and small_dim <= 2):
         return False
-    if t1._requires_grad or t2._requires_grad:
-        return True  # avoids materialising an expanded copy of the small operand in backward
+    if (t2 if d1 >= d2 else t1)._requires_grad:
+        return True  # the small operand's gradient then needs no expanded (batch-sized) copy
     if d1 == 2:
         return False  # would need a transposed copy of the result
     if big.numel() == 0:
