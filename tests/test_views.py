@@ -396,3 +396,40 @@ def test_views_share_storage_both_ways(spec, data):
     assert root[position].item() == -7.0
     root[position] = 42.0
     assert view[index].item() == 42.0
+
+
+VIEW_DTYPE = {
+    "same_size": lambda L: L.arange(6.0).view(2, 3).view(L.int32),
+    "grow": lambda L: L.arange(12, dtype=L.uint8).view(3, 4).view(L.int16),
+    "grow_offset": lambda L: L.arange(12, dtype=L.uint8).view(3, 4)[1:].view(L.int32),
+    "shrink": lambda L: L.arange(6.0).view(2, 3).view(L.float16),
+    "shrink_strided": lambda L: L.arange(8.0, dtype=L.float64).view(4, 2)[::2].view(L.int16),
+    "same_dtype": lambda L: L.arange(6.0).view(L.float32),
+}
+VIEW_DTYPE_ERRORS = {
+    "stride": lambda L: L.arange(16, dtype=L.uint8).view(4, 4).t().view(L.int16),
+    "size": lambda L: L.arange(12, dtype=L.uint8).view(3, 4)[:, :3].view(L.int16),
+    "offset": lambda L: L.arange(16, dtype=L.uint8).view(4, 4)[1:, 1:3].view(L.int16),
+    "zero_d": lambda L: L.tensor(1.0).view(L.float16),
+    "shrink_stride": lambda L: L.arange(4.0).view(2, 2).t().view(L.float16),
+}
+
+
+@pytest.mark.parametrize("case", list(VIEW_DTYPE))
+def test_view_as_dtype_reinterprets_bytes_like_torch(torch, case):
+    ours, theirs = VIEW_DTYPE[case](tensorlab), VIEW_DTYPE[case](torch)
+    same(ours, theirs)
+    assert ours._base is None and not ours.requires_grad
+
+
+@pytest.mark.parametrize("case", list(VIEW_DTYPE_ERRORS))
+def test_view_as_dtype_errors_match_torch(torch, case):
+    raises_like(lambda: VIEW_DTYPE_ERRORS[case](torch), lambda: VIEW_DTYPE_ERRORS[case](tensorlab))
+
+
+def test_view_as_dtype_shares_memory_and_version():
+    x = tensorlab.zeros(4)
+    bits = x.view(tensorlab.int32)
+    bits[1] = 1065353216  # the bit pattern of 1.0f
+    assert x[1].item() == 1.0 and x._version == bits._version == 1
+    assert bits.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()

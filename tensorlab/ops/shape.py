@@ -10,8 +10,10 @@ See course/02_storage_and_strides and course/03_views_and_broadcasting.
 """
 import operator
 
-from .. import _layout
+from .. import _dtype, _layout
 from ..autograd.function import Function
+from ..backend import for_device
+from ..storage import UntypedStorage
 from ._util import method, wrap, xp_of
 
 
@@ -72,10 +74,44 @@ def view(self, *shape):
 
     One size may be -1: it is inferred from the number of elements.
     """
-    if len(shape) == 1 and hasattr(shape[0], "itemsize") and hasattr(shape[0], "is_floating_point"):
-        from .elementwise import view_as_dtype  # view(dtype): reinterpret the bytes
-        return view_as_dtype(self, shape[0])
+    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+        return _view_as_dtype(self, shape[0])
     return View.apply(self, _dims(shape))
+
+
+def _view_as_dtype(self, dtype):
+    """``view(dtype)``: read the same bytes as another dtype. With a different element size the last
+    dim (which must have stride 1) shrinks or grows; autograd does not follow this view."""
+    old, new = self.element_size(), dtype.itemsize
+    shape, strides, offset = self._shape, self._stride, self._offset
+    if old != new:
+        what = f"to view {self.dtype._legacy[:-6]} as {dtype._legacy[:-6]} (different element sizes)"
+        if not shape:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        ratio = max(new // old, 1)
+        if shape[-1] % ratio:
+            raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {shape[-1]}")
+        if strides[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+        if new > old:
+            checks = [("self.storage_offset()", offset)] + \
+                [(f"self.stride({d})", st) for d, st in enumerate(strides[:-1])]
+            for name, value in checks:
+                if value % ratio:
+                    raise RuntimeError(f"{name} must be divisible by {ratio} {what}, but got {value}")
+            shape = shape[:-1] + (shape[-1] // ratio,)
+            strides, offset = tuple(st // ratio for st in strides[:-1]) + (1,), offset // ratio
+        else:
+            ratio = old // new
+            shape = shape[:-1] + (shape[-1] * ratio,)
+            strides, offset = tuple(st * ratio for st in strides[:-1]) + (1,), offset * ratio
+    flat = self._storage._flat
+    raw = flat.view("uint8")
+    flat = raw[:raw.size // new * new].view(dtype.np)
+    out = object.__new__(type(self))
+    array = for_device(self.device).strided_view(flat, offset, shape, strides)
+    out._init(UntypedStorage(flat, self.device), offset, shape, strides, array, self._version_counter, None)
+    return out
 
 
 @method()
