@@ -130,7 +130,8 @@ def _like(draw, input, dtype, device, requires_grad):
     """Random values in a tensor laid out like ``input`` (same memory order, as PyTorch's *_like)."""
     from .creation import empty_like
     out = empty_like(input, dtype=dtype, device=device)
-    out._array[...] = np.asarray(draw(input._shape)).astype(out.dtype.np)
+    from ..backend import for_device
+    out._array[...] = for_device(out.device).asarray(np.asarray(draw(input._shape)).astype(out.dtype.np))
     if requires_grad:
         out.requires_grad_(True)
     return out
