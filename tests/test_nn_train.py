@@ -8,8 +8,6 @@ import numpy as np
 import pytest
 
 import tensorlab
-import tensorlab.nn as nn
-import tensorlab.nn.functional as F
 
 sklearn_datasets = pytest.importorskip("sklearn.datasets")
 pytestmark = pytest.mark.slow          # ~25 s on two cores

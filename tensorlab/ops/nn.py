@@ -8,7 +8,7 @@ See course/11_layers_from_scratch.
 """
 from .. import _dtype
 from ..autograd.function import Function
-from ._util import method, wrap, xp_of
+from ._util import wrap, xp_of
 from .. import tensor as _t
 
 
