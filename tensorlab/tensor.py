@@ -315,16 +315,8 @@ class Tensor:
 
     def retain_grad(self):
         """Keep the gradient of this non-leaf tensor in ``.grad`` during backward."""
-        if not self._requires_grad:
-            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        node = self.grad_fn
-        if node is None or self._retains_grad:
-            return
-        import weakref
-        if node._retain_grad is None:
-            node._retain_grad = {}
-        node._retain_grad[self._output_nr] = weakref.ref(self)
-        self._retains_grad = True
+        from .autograd import hooks
+        hooks.retain_grad(self)
 
     @property
     def retains_grad(self):
@@ -332,30 +324,14 @@ class Tensor:
 
     def register_hook(self, hook):
         """``hook(grad)`` runs when this tensor's gradient is computed; it may return a replacement.
-        Returns a handle whose ``remove()`` unregisters it. See course/06_the_backward_graph."""
-        from .autograd.graph import HookDict, add_hook
-        if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        node = self.grad_fn
-        if node is None:  # a leaf: the hook runs just before its AccumulateGrad
-            if self._backward_hooks is None:
-                self._backward_hooks = HookDict()
-            return add_hook(self._backward_hooks, hook)
-        if node._tensor_pre_hooks is None:
-            node._tensor_pre_hooks = {}
-        hooks = node._tensor_pre_hooks.setdefault(self._output_nr, HookDict())
-        return add_hook(hooks, hook)
+        Returns a handle whose ``remove()`` unregisters it. See tensorlab/autograd/hooks.py."""
+        from .autograd import hooks
+        return hooks.register_tensor_hook(self, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """``hook(tensor)`` runs after backward has written this leaf's ``.grad``."""
-        from .autograd.graph import HookDict, add_hook
-        if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
-            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-        if self._post_accumulate_hooks is None:
-            self._post_accumulate_hooks = HookDict()
-        return add_hook(self._post_accumulate_hooks, hook)
+        from .autograd import hooks
+        return hooks.register_post_accumulate_grad_hook(self, hook)
 
     @property
     def data(self):

@@ -1,8 +1,8 @@
 """tensorlab.autograd: reverse-mode automatic differentiation on a dynamic graph.
 
 Read in this order: ``graph.py`` (nodes, edges, saved tensors), ``function.py`` (how an op records
-itself), ``engine.py`` (how backward runs), ``grad_mode.py`` (switching recording off),
-``inplace.py`` (history after in-place ops). Then ``functional.py`` (Jacobians and Hessians from
+itself), ``engine.py`` (how backward runs), ``hooks.py`` (watching and changing gradients),
+``grad_mode.py`` (switching recording off), ``inplace.py`` (history after in-place ops). Then ``functional.py`` (Jacobians and Hessians from
 ``grad``), ``gradcheck.py`` (checking a backward against finite differences) and
 ``graph_export.py`` (drawing a graph). See course/05_autograd_basics and course/06_the_backward_graph.
 """

@@ -44,7 +44,8 @@ import warnings
 
 from .. import tensor as _t
 from . import anomaly_mode, grad_mode
-from .graph import AccumulateGrad, Node, gradient_edge, tensor_hooks
+from . import hooks
+from .graph import AccumulateGrad, Node, gradient_edge
 
 _observers = []
 
@@ -108,9 +109,8 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
                 outputs = root.apply()
             else:
                 grads = buffers.pop(node, None) or [None] * max(len(node._output_meta), 1)
-                if node._tensor_pre_hooks or node._retain_grad or (
-                        type(node) is AccumulateGrad and node.variable._backward_hooks):
-                    grads = _run_tensor_hooks(node, grads, observed)
+                if hooks.has_tensor_hooks(node):
+                    grads = hooks.run_tensor_hooks(node, grads, _emit if observed else None)
                 if node in targets:
                     _capture(node, grads, targets[node], captured, observed)
                 if visit is None or visit[node]:
@@ -217,55 +217,11 @@ def _children_first(nodes):
     return order
 
 
-def _run_tensor_hooks(node, grads, observed):
-    """``Tensor.register_hook`` hooks see (and may replace) each gradient first; then the tensor
-    that called ``retain_grad()`` stores it -- after the hooks, whatever the registration order."""
-    grads = list(grads)
-    for slot, grad in enumerate(grads):
-        if grad is None:
-            continue
-        for hook in tensor_hooks(node, slot):
-            result = hook(grad)
-            if observed:
-                _emit("hook", which="tensor", node=node, slot=slot, hook=hook, grad=grad, result=result)
-            if result is not None:
-                grad = _check_hook_result(hook, grad, result)
-        ref = node._retain_grad.get(slot) if node._retain_grad else None
-        tensor = ref() if ref is not None else None
-        if tensor is not None and tensor._grad_fn is node:
-            tensor._grad = grad.clone() if tensor._grad is None else tensor._grad + grad
-            if observed:
-                _emit("hook", which="retain_grad", node=node, slot=slot, hook=None, grad=grad, result=None)
-        grads[slot] = grad
-    return grads
-
-
-def _check_hook_result(hook, grad, result):
-    """A tensor hook may replace the gradient, but not with something of another size or type."""
-    name = getattr(hook, "__name__", type(hook).__name__)
-    if not isinstance(result, _t.Tensor):
-        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
-    if result._shape != grad._shape:
-        raise RuntimeError(f"hook '{name}' has changed the size of value")
-    if result.dtype is not grad.dtype or result.device != grad.device:
-        raise RuntimeError(f"hook '{name}' has changed the type of value (was {_type_name(grad)} got "
-                           f"{_type_name(result)})")
-    return result
-
-
-def _type_name(t):
-    return ("torch.cuda." if t.device.type == "cuda" else "torch.") + t.dtype._legacy
-
-
 def _evaluate(node, grads, observed):
     """Run one node: pre-hooks, ``apply`` (on zeros where a gradient is missing), checks, post-hooks."""
+    emit = _emit if observed else None
     if node._pre_hooks:
-        for hook in list(node._pre_hooks.values()):
-            result = hook(tuple(grads))
-            if observed:
-                _emit("hook", which="pre", node=node, hook=hook, grad=tuple(grads), result=result)
-            if result is not None:
-                grads = list(result)
+        grads = hooks.run_pre_hooks(node, grads, emit)
     if observed:
         _emit("run", node=node, grads=tuple(grads))
     if isinstance(node, AccumulateGrad):
@@ -274,7 +230,7 @@ def _evaluate(node, grads, observed):
         node.apply(grads[0])
         if observed:
             _emit("accumulate", node=node, variable=node.variable, grad=grads[0], total=node.variable._grad)
-        return _post_hooks(node, (), grads, observed) if node._hooks else ()
+        return hooks.run_post_hooks(node, (), grads, emit) if node._hooks else ()
     missing = _count_missing(grads)
     if missing == len(grads) and getattr(node, "_builtin", True):
         return ()  # nothing arrived: a built-in node has nothing to send
@@ -289,7 +245,7 @@ def _evaluate(node, grads, observed):
     if anomaly_mode._enabled and anomaly_mode._check_nan:
         _check_nan(node, outputs)
     if node._hooks:
-        outputs = _post_hooks(node, outputs, grads, observed)
+        outputs = hooks.run_post_hooks(node, outputs, grads, emit)
     return outputs
 
 
@@ -299,16 +255,6 @@ def _count_missing(grads):
         if g is None:
             missing += 1
     return missing
-
-
-def _post_hooks(node, outputs, grads, observed):
-    for hook in list(node._hooks.values()):
-        result = hook(outputs, tuple(grads))
-        if observed:
-            _emit("hook", which="post", node=node, hook=hook, grad=outputs, result=result)
-        if result is not None:
-            outputs = tuple(result)
-    return outputs
 
 
 def _add_gradients(a, b):

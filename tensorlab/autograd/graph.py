@@ -232,16 +232,6 @@ def grad_accumulator(t):
     return acc
 
 
-def tensor_hooks(node, output_nr):
-    """Hooks registered with ``Tensor.register_hook`` on the tensor that is output ``output_nr`` of
-    ``node`` (for a leaf: on the leaf itself), in registration order."""
-    if isinstance(node, AccumulateGrad):
-        hooks = node.variable._backward_hooks
-    else:
-        hooks = node._tensor_pre_hooks.get(output_nr) if node._tensor_pre_hooks else None
-    return list(hooks.values()) if hooks else []
-
-
 # -- saved tensors ----------------------------------------------------------------------------------
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
