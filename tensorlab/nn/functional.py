@@ -158,14 +158,11 @@ def linear(input, weight, bias=None):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows if input.dim() > 1 else 1}x"
                            f"{input._shape[-1]} and {weight._shape[1]}x{weight._shape[0]})")
     if bias is None:
-        if hasattr(input, "matmul"):
-            return input.matmul(weight.t())
-        return input.reshape(-1, input._shape[-1]).mm(weight.t()).view(input._shape[:-1] + weight._shape[:1])
-    addmm = getattr(_ops, "addmm", None) or _nn.Addmm.apply
+        return input.matmul(weight.t())
     if input.dim() == 2:
-        return addmm(bias, input, weight.t())
+        return _ops.addmm(bias, input, weight.t())
     flat = input.reshape(-1, input._shape[-1])
-    return addmm(bias, flat, weight.t()).view(input._shape[:-1] + weight._shape[:1])
+    return _ops.addmm(bias, flat, weight.t()).view(input._shape[:-1] + weight._shape[:1])
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -244,10 +241,7 @@ one_hot = _nn.one_hot
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """Divide by the ``p``-norm along ``dim`` (never by less than ``eps``)."""
-    if hasattr(input, "norm"):
-        norm = input.norm(p, dim, keepdim=True)
-    else:
-        norm = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
+    norm = input.norm(p, dim, keepdim=True)
     return input / norm.clamp_min(eps).expand_as(input)
 
 

@@ -38,27 +38,6 @@ def float_input(x, op):
         raise RuntimeError(f'"{op}" not implemented for \'{x.dtype._legacy[:-len("Tensor")]}\'')
 
 
-class Addmm(Function):
-    """``bias + mat1 @ mat2`` as one node (used by F.linear until the linalg family provides addmm)."""
-
-    node_name = "AddmmBackward0"
-
-    @staticmethod
-    def forward(ctx, bias, mat1, mat2):
-        ctx.save_for_backward(mat1 if ctx.needs_input_grad[2] else None,
-                              mat2 if ctx.needs_input_grad[1] else None)
-        ctx.bias_shape = bias._shape
-        return wrap(mat1._array @ mat2._array + bias._array, mat1.device)
-
-    @staticmethod
-    def backward(ctx, grad):
-        mat1, mat2 = ctx.saved_tensors
-        gb = grad.sum_to_size(ctx.bias_shape) if ctx.needs_input_grad[0] else None
-        g1 = grad.mm(mat2.t()) if ctx.needs_input_grad[1] else None
-        g2 = mat1.t().mm(grad) if ctx.needs_input_grad[2] else None
-        return gb, g1, g2
-
-
 # -- dropout -------------------------------------------------------------------------------------------
 
 
