@@ -370,3 +370,11 @@ def test_iadd_returns_the_same_object():
     t *= 3
     t **= 2
     assert t is alias and t.tolist() == [9.0, 9.0, 9.0]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32"])
+def test_python_ints_out_of_the_dtype_range_wrap_as_torch(torch, dtype):
+    x = np.array([1, 2, 100], dtype=dtype)
+    for call in [lambda lib, t: t + 1000, lambda lib, t: t - 3, lambda lib, t: t * 100000, lambda lib, t: t < 1000,
+                 lambda lib, t: t.add_(70000), lambda lib, t: lib.maximum(t, t) == 2 ** 31 + 5]:
+        same(torch, call, x)

@@ -29,10 +29,27 @@ def broadcast_operands(*xs, dtype=None):
 
     NumPy would broadcast too, but its error message is not PyTorch's.
     """
-    shapes = [x._shape for x in xs if isinstance(x, Tensor)]
-    if any(s != shapes[0] for s in shapes):
-        _layout.broadcast_shapes(*shapes)
-    return operands(*xs, dtype=dtype)
+    if len(xs) == 2:
+        a, b = xs
+        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._shape != b._shape:
+            _layout.broadcast_shapes(a._shape, b._shape)
+    else:
+        shapes = [x._shape for x in xs if isinstance(x, Tensor)]
+        if any(s != shapes[0] for s in shapes):
+            _layout.broadcast_shapes(*shapes)
+    arrays, dtype, device = operands(*xs, dtype=dtype)
+    if dtype._category == _dtype._INT and dtype is not _dtype.int64:
+        arrays = [_wrapped_int(x, dtype) if type(x) is int else x for x in arrays]
+    return arrays, dtype, device
+
+
+def _wrapped_int(value, dtype):
+    """A Python int that does not fit ``dtype`` wraps around, as in PyTorch (``int8 + 1000`` adds -24);
+    NumPy would raise OverflowError instead."""
+    info = np.iinfo(dtype.np)
+    if info.min <= value <= info.max:
+        return value
+    return np.array(value).astype(dtype.np)
 
 
 NUMBER = (int, float, bool)

@@ -25,8 +25,11 @@ class Clamp(Function):
 
     @staticmethod
     def forward(ctx, x, lo, hi):
-        arrays, dtype, device = broadcast_operands(x, *(b for b in (lo, hi) if b is not None))
-        a = arrays[0]
+        if x._array.dtype.kind == "f" and type(lo) in _PLAIN and type(hi) in _PLAIN:
+            a, dtype, device = x._array, x.dtype, x.device  # the common case: nothing to promote
+        else:
+            arrays, dtype, device = broadcast_operands(x, *(b for b in (lo, hi) if b is not None))
+            a = arrays[0]
         ctx.save_for_backward(x)
         ctx.bounds = (lo, hi)
         return wrap(xp_of(x).clip(a, _cast(lo, dtype), _cast(hi, dtype)), device)
@@ -37,6 +40,9 @@ class Clamp(Function):
         lo, hi = ctx.bounds
         inside = (x >= lo) if hi is None else (x <= hi) if lo is None else (x >= lo) & (x <= hi)
         return keep_where(grad, inside), None, None
+
+
+_PLAIN = (int, float, type(None))
 
 
 def _cast(bound, dtype):

@@ -134,7 +134,9 @@ class Div(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        (x, y), _, device = broadcast_operands(a, b, dtype=float_dtype(a, b))
+        (x, y), dtype, device = broadcast_operands(a, b)
+        if not dtype.is_floating_point:
+            (x, y), _, device = broadcast_operands(a, b, dtype=float_dtype(a, b))
         save_operands(ctx, a, b, keep_a=ctx.needs_input_grad[1])
         with np_errstate():
             return wrap(xp_of_operands(a, b).true_divide(x, y), device)

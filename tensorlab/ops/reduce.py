@@ -47,7 +47,7 @@ class Sum(Function):
         dims = reduced_dims(dim, x.dim())
         ctx.in_shape, ctx.dims, ctx.keepdim = x._shape, dims, keepdim
         out_dtype = _sum_dtype(x, dtype).np
-        return wrap(xp_of(x).sum(x._array, axis=dims, keepdims=keepdim, dtype=out_dtype), x.device)
+        return wrap(x._array.sum(axis=dims, keepdims=keepdim, dtype=out_dtype), x.device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -97,8 +97,9 @@ class Mean(Function):
         ctx.in_shape, ctx.dims, ctx.keepdim = x._shape, dims, keepdim
         ctx.count = _layout.numel([x._shape[d] for d in dims])
         out_dtype = (dtype or x.dtype).np
+        accumulate = "float32" if out_dtype == "float16" else out_dtype  # half sums in float, as NumPy/PyTorch
         with _errstate():
-            out = xp_of(x).mean(x._array, axis=dims, keepdims=keepdim, dtype=out_dtype)
+            out = xp_of(x).true_divide(x._array.sum(axis=dims, keepdims=keepdim, dtype=accumulate), ctx.count)
         return wrap(out.astype(out_dtype, copy=False), x.device)
 
     @staticmethod
@@ -136,7 +137,7 @@ class Prod(Function):
     def forward(ctx, x, dim, keepdim, dtype):
         dims = reduced_dims(dim, x.dim())
         ctx.dims, ctx.keepdim = dims, keepdim
-        out = wrap(xp_of(x).prod(x._array, axis=dims, keepdims=keepdim, dtype=_sum_dtype(x, dtype).np), x.device)
+        out = wrap(x._array.prod(axis=dims, keepdims=keepdim, dtype=_sum_dtype(x, dtype).np), x.device)
         ctx.save_for_backward(x, out)
         return out
 

@@ -57,7 +57,7 @@ class MaxAll(Function):
     @staticmethod
     def forward(ctx, x, reduce):
         _nonempty(x, reduce)
-        out = wrap(getattr(xp_of(x), reduce)(x._array), x.device)
+        out = wrap(getattr(x._array, reduce)(), x.device)
         ctx.save_for_backward(x, out)
         return out
 
@@ -80,7 +80,7 @@ class Amax(Function):
     def forward(ctx, x, dim, keepdim, reduce):
         dims = reduced_dims(dim, x.dim())
         _nonempty(x, reduce, None if dim is None or dim == () or dim == [] else dims)
-        out = wrap(getattr(xp_of(x), reduce)(x._array, axis=dims, keepdims=keepdim), x.device)
+        out = wrap(getattr(x._array, reduce[1:])(axis=dims, keepdims=keepdim), x.device)  # amax -> .max
         ctx.save_for_backward(x, out)
         ctx.dims, ctx.keepdim = dims, keepdim
         return out
