@@ -378,3 +378,15 @@ def test_python_ints_out_of_the_dtype_range_wrap_as_torch(torch, dtype):
     for call in [lambda lib, t: t + 1000, lambda lib, t: t - 3, lambda lib, t: t * 100000, lambda lib, t: t < 1000,
                  lambda lib, t: t.add_(70000), lambda lib, t: lib.maximum(t, t) == 2 ** 31 + 5]:
         same(torch, call, x)
+
+
+def test_inplace_functions_at_module_level(torch, rng):
+    """torch.exp_(x) and friends: the in-place method, called as a function (same object back)."""
+    x = sample("float64", (2, 3), rng, 0.2, 0.9)
+    for name in ["exp_", "log_", "sqrt_", "sigmoid_", "relu_", "tanh_", "abs_", "neg_", "floor_", "round_",
+                 "square_", "erf_", "nan_to_num_", "reciprocal_", "trunc_", "sin_", "cosh_", "log1p_"]:
+        same(torch, lambda lib, t: getattr(lib, name)(t), x)
+        t = tensorlab.tensor(x)
+        assert getattr(tensorlab, name)(t) is t
+    same(torch, lambda lib, t: lib.clamp_(t, 0.3, 0.6), x)
+    same(torch, lambda lib, t: lib.clamp_min_(t, 0.5), x)

@@ -338,4 +338,5 @@ for _name, _fn in [("clamp_", clamp), ("clip_", clamp), ("clamp_min_", clamp_min
     inplace_method(_name, _fn)
 
 
-__all__ = ["clamp", "clip", "clamp_min", "clamp_max", "maximum", "minimum", "lerp", "addcmul", "addcdiv"]
+__all__ = ["clamp", "clip", "clamp_min", "clamp_max", "maximum", "minimum", "lerp", "addcmul", "addcdiv",
+           "clamp_", "clip_", "clamp_min_", "clamp_max_"]  # torch.clamp_(x, ...) is x.clamp_(...)

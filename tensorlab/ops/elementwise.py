@@ -335,4 +335,4 @@ Tensor.__ifloordiv__ = inplace_operator("floor_divide_")
 
 
 __all__ = ["add", "sub", "subtract", "rsub", "mul", "multiply", "div", "divide", "true_divide", "floor_divide",
-           "neg", "negative", "reciprocal"]
+           "neg", "negative", "reciprocal", "neg_", "negative_", "reciprocal_"]  # torch.neg_(x) is x.neg_()

@@ -198,4 +198,5 @@ for _name, _fn in [("abs_", abs), ("absolute_", abs), ("sign_", sign), ("sgn_", 
     inplace_method(_name, _fn)
 
 
-__all__ = ["abs", "absolute", "sign", "sgn", "frac", "floor", "ceil", "trunc", "fix", "round", "nan_to_num"]
+__all__ = ["abs", "absolute", "sign", "sgn", "frac", "floor", "ceil", "trunc", "fix", "round", "nan_to_num",
+           "abs_", "frac_", "floor_", "ceil_", "trunc_", "fix_", "round_", "nan_to_num_"]  # torch.floor_(x) ...

@@ -354,23 +354,10 @@ for _name, _fn in [("exp_", exp), ("expm1_", expm1), ("exp2_", exp2), ("log_", l
     inplace_method(_name, _fn)
 
 
-def relu_(input):
-    """``torch.relu_(x)``: x.relu_()."""
-    return input.relu_()
-
-
-def sigmoid_(input):
-    return input.sigmoid_()
-
-
-def tanh_(input):
-    return input.tanh_()
-
-
-def exp_(input):
-    return input.exp_()
-
-
 __all__ = ["exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
            "arcsin", "acos", "arccos", "atan", "arctan", "sinh", "cosh", "tanh", "atan2", "arctan2", "sigmoid", "relu",
-           "erf", "square", "relu_", "sigmoid_", "tanh_", "exp_"]
+           "erf", "square",
+           # PyTorch offers most in-place forms as functions too: torch.exp_(x) is x.exp_()
+           "exp_", "expm1_", "exp2_", "log_", "log1p_", "log2_", "log10_", "sqrt_", "rsqrt_", "sin_", "cos_", "tan_",
+           "asin_", "arcsin_", "acos_", "arccos_", "atan_", "arctan_", "sinh_", "cosh_", "tanh_", "sigmoid_", "relu_",
+           "erf_", "square_"]
