@@ -86,6 +86,19 @@ def test_leaf_gradient_is_a_copy_not_the_users_tensor(torch):
         assert x.grad.tolist() == [1.0, 1.0, 1.0]
 
 
+def test_leaves_fed_the_same_gradient_tensor_get_their_own_grad(torch):
+    for m in (tensorlab, torch):
+        a, b = m.ones(3, requires_grad=True), m.ones(3, requires_grad=True)
+        kept = m.full((3,), 5.0)
+        b.register_hook(lambda g: kept)  # a tensor the caller keeps
+        (a + b).backward(m.ones(3))       # AddBackward0 passes one gradient to both leaves
+        assert a.grad is not b.grad and a.grad.data_ptr() != b.grad.data_ptr()
+        assert b.grad is not kept and b.grad.data_ptr() != kept.data_ptr()
+        (a + b).backward(m.ones(3))
+        assert a.grad.tolist() == [2.0, 2.0, 2.0] and b.grad.tolist() == [10.0, 10.0, 10.0]
+        assert kept.tolist() == [5.0, 5.0, 5.0]
+
+
 def test_autograd_backward_with_several_roots(torch):
     out = []
     for m in (tensorlab, torch):

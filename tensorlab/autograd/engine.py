@@ -88,61 +88,91 @@ def run_backward(roots, grad_roots, retain_graph=False, create_graph=False, inpu
         if edge is None:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         edges.append(edge)
-    root = GraphRoot(edges, grad_roots)
-    dependencies, nodes = _count_dependencies(root)
-    targets = _capture_targets(inputs)
-    visit = _nodes_to_visit(nodes, targets, accumulate) if targets else None
-    captured = [None] * (len(inputs) if inputs else 0)
-    observed = bool(_observers)
-    if observed:
-        _emit("graph", root=root, dependencies=dict(dependencies), nodes=list(nodes))
-
-    buffers = {}                         # node -> gradients received so far, one per output
-    ready = [(0, 0, root)]               # (priority, tie-break, node): a heap
-    tiebreak = itertools.count(1)
+    task = _Backward(GraphRoot(edges, grad_roots), inputs, accumulate, retain_graph)
     previous_mode = grad_mode._State.enabled
     grad_mode._State.enabled = create_graph  # with create_graph, backward itself is recorded
     try:
-        while ready:
-            node = heapq.heappop(ready)[2]
-            if node is root:
-                outputs = root.apply()
-            else:
-                grads = buffers.pop(node, None) or [None] * max(len(node._output_meta), 1)
-                if hooks.has_tensor_hooks(node):
-                    grads = hooks.run_tensor_hooks(node, grads, _emit if observed else None)
-                if node in targets:
-                    _capture(node, grads, targets[node], captured, observed)
-                if visit is None or visit[node]:
-                    outputs = _evaluate(node, grads, observed)
-                    if not retain_graph:
-                        _release(node, observed)
-                else:
-                    outputs = ()
-            # deliver each gradient along its edge; the receiver is ready once every edge delivered
-            for edge, (nxt, nr) in enumerate(node.next_functions):
-                if nxt is None:
-                    continue
-                grad = outputs[edge] if edge < len(outputs) else None
-                if grad is not None:
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        buf = buffers[nxt] = [None] * max(len(nxt._output_meta), 1)
-                    buf[nr] = grad if buf[nr] is None else _add_gradients(buf[nr], grad)
-                    if observed:
-                        _emit("send", node=node, edge=edge, to=nxt, input_nr=nr, grad=grad)
-                left = dependencies[nxt] - 1
-                dependencies[nxt] = left
-                if left == 0 and (visit is None or nxt in visit):
-                    priority = float("-inf") if type(nxt) is AccumulateGrad else -nxt._seq_nr
-                    heapq.heappush(ready, (priority, next(tiebreak), nxt))
-                    if observed:
-                        _emit("ready", node=nxt, queue=[n for _, _, n in sorted(ready)])
+        task.run()
     finally:
         grad_mode._State.enabled = previous_mode
-        if observed:
+        if task.observed:
             _emit("done")
-    return captured
+    return task.captured
+
+
+class _Backward:
+    """One backward pass: the dependency counts, input buffers and ready queue (PyTorch's GraphTask)."""
+
+    def __init__(self, root, inputs, accumulate, retain_graph):
+        self.root, self.retain_graph = root, retain_graph
+        self.dependencies, nodes = _count_dependencies(root)
+        self.targets = _capture_targets(inputs)
+        self.visit = _nodes_to_visit(nodes, self.targets, accumulate) if self.targets else None
+        self.captured = [None] * (len(inputs) if inputs else 0)
+        self.buffers = {}                  # node -> gradients received so far, one per output
+        self.ready = [(0, 0, root)]        # a heap of (priority, tie-break, node)
+        self.tiebreak = itertools.count(1)
+        self.observed = bool(_observers)
+        if self.observed:
+            _emit("graph", root=root, dependencies=dict(self.dependencies), nodes=list(nodes))
+
+    def run(self):
+        while self.ready:
+            node = heapq.heappop(self.ready)[2]
+            outputs = self.root.apply() if node is self.root else self.process(node)
+            self.deliver(node, outputs)
+
+    def process(self, node):
+        """The gradients that arrived at ``node`` go through its tensor hooks, are captured if it is a
+        target, and -- if the node is needed -- through the node itself. Returns what it sends on."""
+        grads = self.buffers.pop(node, None) or [None] * max(len(node._output_meta), 1)
+        if hooks.has_tensor_hooks(node):
+            grads = hooks.run_tensor_hooks(node, grads, _emit if self.observed else None)
+        if node in self.targets:
+            _capture(node, grads, self.targets[node], self.captured, self.observed)
+        if self.visit is not None and not self.visit[node]:
+            return ()
+        outputs = _evaluate(node, grads, self.observed)
+        if not self.retain_graph:
+            _release(node, self.observed)
+        return outputs
+
+    def deliver(self, node, outputs):
+        """Send each gradient along its edge, summing into the receiver's buffer; a receiver whose
+        every incoming edge has now delivered is ready."""
+        for edge, (nxt, nr) in enumerate(node.next_functions):
+            if nxt is None:
+                continue
+            grad = outputs[edge] if edge < len(outputs) else None
+            if grad is not None:
+                if not grad._requires_grad and _sent_before(grad, outputs, edge):
+                    # one tensor for two edges (``a + b`` passes its gradient to both): the second
+                    # receiver gets an alias, so an AccumulateGrad never keeps memory another owns
+                    grad = grad._make_view(grad._offset, grad._shape, grad._stride)
+                buf = self.buffers.get(nxt)
+                if buf is None:
+                    buf = self.buffers[nxt] = [None] * max(len(nxt._output_meta), 1)
+                buf[nr] = grad if buf[nr] is None else _add_gradients(buf[nr], grad)
+                if self.observed:
+                    _emit("send", node=node, edge=edge, to=nxt, input_nr=nr, grad=grad)
+            left = self.dependencies[nxt] - 1
+            self.dependencies[nxt] = left
+            if left == 0 and (self.visit is None or nxt in self.visit):
+                self.push(nxt)
+
+    def push(self, node):
+        """Queue a ready node: AccumulateGrad first (it finishes a leaf), then the newest node."""
+        priority = float("-inf") if type(node) is AccumulateGrad else -node._seq_nr
+        heapq.heappush(self.ready, (priority, next(self.tiebreak), node))
+        if self.observed:
+            _emit("ready", node=node, queue=[n for _, _, n in sorted(self.ready)])
+
+
+def _sent_before(grad, outputs, edge):
+    for k in range(edge):
+        if outputs[k] is grad:
+            return True
+    return False
 
 
 def _count_dependencies(root):

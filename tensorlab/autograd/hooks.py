@@ -110,7 +110,10 @@ def _checked_replacement(hook, grad, result):
     if result.dtype is not grad.dtype or result.device != grad.device:
         raise RuntimeError(f"hook '{name}' has changed the type of value (was {_type_name(grad)} got "
                            f"{_type_name(result)})")
-    return result
+    if result._requires_grad:  # create_graph: keep its history (.grad then gets a copy anyway)
+        return result
+    # the hook's caller may keep ``result``: pass on an alias, so no .grad ever takes it over
+    return result._make_view(result._offset, result._shape, result._stride)
 
 
 def _type_name(t):
