@@ -254,3 +254,15 @@ def test_anomaly_mode_check_nan(torch):
         assert np.isnan(x.grad.numpy()[0])
     assert messages[0] == messages[1]
     assert not tensorlab.autograd.is_anomaly_enabled()
+
+
+def test_double_backward_through_copy_slices(torch):
+    def run(m):
+        x = m.tensor([1.0, 2.0, 3.0], dtype=m.float64, requires_grad=True)
+        y = x.clone()
+        y[0] = x[1] * x[2]
+        y[1:].mul_(x[:2])
+        g, = m.autograd.grad((y ** 2).sum(), x, create_graph=True)
+        h, = m.autograd.grad(g.sum(), x)
+        return y.grad_fn.name(), g.tolist(), h.tolist()
+    assert run(tensorlab) == run(torch)
