@@ -3,13 +3,14 @@
 A 2-d convolution slides a (C, kh, kw) kernel over the (zero-padded) input. Written as loops it is
 six nested for-loops. The trick: ``as_strided`` gives, *without copying*, a view
 ``windows[n, c, i, j, ki, kj] = x[n, c, i*stride + ki*dilation, j*stride + kj*dilation]`` -- every
-window the kernel will visit. Reshaped to a matrix ("im2col": one row per output pixel, one column
-per (channel, kernel position)), the whole convolution is one matmul with the flattened weight.
+window the kernel will visit. Copied into columns ("im2col", what ``F.unfold`` returns: for each
+sample a (C*kh*kw, out_pixels) matrix, one column per output pixel), the whole convolution is one
+matrix product per sample with the flattened (C_out, C*kh*kw) weight.
 
 Backward is two more matrix products:
-* weight gradient  = grad_output^T @ windows           (``ConvWeightGrad``)
-* input gradient   = grad_output @ weight, then "col2im": add each window's gradient back onto the
-  pixels it was read from (a loop over the kh*kw kernel *positions*, never over pixels).
+* weight gradient  = grad_output @ columns^T, summed over the batch      (``ConvWeightGrad``)
+* input gradient   = weight^T @ grad_output, then "col2im": add each column entry back onto the
+  pixel it was read from (a loop over the kh*kw kernel *positions*, never over pixels).
 The input gradient of a convolution is a *transposed* convolution, and vice versa, so one Function
 with a ``transposed`` flag (PyTorch's ``aten::convolution``) covers both directions -- and double
 backward comes for free. Groups split channels into independent convolutions (a batch of matmuls).
@@ -50,14 +51,13 @@ def windows(xp, a, kernel, stride, dilation, out_size=None):
 
 
 def im2col(xp, a, kernel, stride, dilation, groups, out_size=None):
-    """Windows as a batch of matrices ``(groups, N * out_pixels, C/groups * kernel_numel)`` (a copy)."""
+    """Windows copied into columns ``(N, groups, C/groups * kernel_numel, out_pixels)``: for each
+    sample (and group), column p holds everything output pixel p reads."""
     win = windows(xp, a, kernel, stride, dilation, out_size)
     n, c, nd = a.shape[0], a.shape[1], len(kernel)
     out = win.shape[2:2 + nd]
-    win = win.reshape((n, groups, c // groups) + out + tuple(kernel))
-    # -> (groups, N, *out, C/groups, *kernel): rows are output pixels, columns are what each one reads
-    order = (1, 0) + tuple(range(3, 3 + nd)) + (2,) + tuple(range(3 + nd, 3 + 2 * nd))
-    cols = win.transpose(order).reshape(groups, n * math.prod(out), (c // groups) * math.prod(kernel))
+    order = (0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd))   # (N, C, *kernel, *out)
+    cols = win.transpose(order).reshape(n, groups, (c // groups) * math.prod(kernel), math.prod(out))
     return cols, out
 
 
@@ -79,46 +79,39 @@ def crop(a, pads):
     return a[(slice(None), slice(None)) + tuple(slice(lo, a.shape[2 + i] - hi) for i, (lo, hi) in enumerate(pads))]
 
 
-def conv_array(xp, x, w, stride, pads, dilation, groups):
-    """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k) -> (N, O, *out)."""
-    kernel = w.shape[2:]
+def conv_array(xp, x, w, stride, pads, dilation, groups, keep_columns=None):
+    """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k) -> (N, O, *out).
+
+    ``keep_columns``: a list to append the im2col matrix to (the weight gradient reuses it).
+    """
+    kernel, o, n = w.shape[2:], w.shape[0], x.shape[0]
     cols, out = im2col(xp, pad_array(xp, x, pads), kernel, stride, dilation, groups)
-    o = w.shape[0]
-    w_mat = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)      # (G, C/G * k, O/G)
-    y = cols @ w_mat                                                     # (G, N * pixels, O/G)
-    y = y.reshape((groups, x.shape[0]) + out + (o // groups,))
-    y = xp.moveaxis(y, 1, 0)                                             # (N, G, *out, O/G)
-    y = xp.moveaxis(y, -1, 2)                                            # (N, G, O/G, *out)
-    return xp.ascontiguousarray(y).reshape((x.shape[0], o) + out)
+    if keep_columns is not None:
+        keep_columns.append(cols)
+    y = w.reshape(groups, o // groups, -1) @ cols                        # (N, G, O/G, pixels)
+    return y.reshape((n, o) + tuple(out))
 
 
 def conv_input_grad_array(xp, gy, w, spatial, stride, pads, dilation, groups):
     """The gradient of ``conv_array`` w.r.t. its input of spatial size ``spatial`` -- which is also a
     transposed convolution of ``gy`` with ``w``."""
     n, o = gy.shape[:2]
-    kernel, nd = w.shape[2:], w.ndim - 2
-    out = gy.shape[2:]
-    cg = w.shape[1]
-    gy_mat = xp.moveaxis(gy.reshape((n, groups, o // groups) + out), 2, -1)   # (N, G, *out, O/G)
-    gy_mat = xp.moveaxis(gy_mat, 1, 0).reshape(groups, -1, o // groups)      # (G, N * pixels, O/G)
-    cols = gy_mat @ w.reshape(groups, o // groups, -1)                        # (G, N * pixels, C/G * k)
-    cols = cols.reshape((groups, n) + tuple(out) + (cg,) + tuple(kernel))
-    # view as (N, G, C/G, *kernel, *out) -> (N, C, *kernel, *out); a copy only when groups > 1
-    order = (1, 0, 2 + nd) + tuple(range(3 + nd, 3 + 2 * nd)) + tuple(range(2, 2 + nd))
-    cols = cols.transpose(order)
-    cols = cols[:, 0] if groups == 1 else cols.reshape((n, groups * cg) + tuple(kernel) + tuple(out))
-    padded = (n, groups * cg) + tuple(s + lo + hi for s, (lo, hi) in zip(spatial, pads))
+    kernel, out = w.shape[2:], gy.shape[2:]
+    c = w.shape[1] * groups
+    w_t = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)          # (G, C/G * k, O/G)
+    cols = w_t @ gy.reshape(n, groups, o // groups, -1)                  # (N, G, C/G * k, pixels)
+    cols = cols.reshape((n, c) + tuple(kernel) + tuple(out))
+    padded = (n, c) + tuple(s + lo + hi for s, (lo, hi) in zip(spatial, pads))
     return crop(col2im(xp, cols, padded, kernel, stride, dilation), pads)
 
 
-def conv_weight_grad_array(xp, x, gy, kernel, stride, pads, dilation, groups):
-    """The gradient of ``conv_array`` w.r.t. its weight: grad_output^T @ im2col(input)."""
+def conv_weight_grad_array(xp, x, gy, kernel, stride, pads, dilation, groups, cols=None):
+    """The gradient of ``conv_array`` w.r.t. its weight: grad_output @ columns^T, summed over samples."""
     n, o = gy.shape[:2]
-    out = gy.shape[2:]
-    cols, _ = im2col(xp, pad_array(xp, x, pads), kernel, stride, dilation, groups, out_size=out)
-    gy_mat = xp.moveaxis(gy.reshape((n, groups, o // groups, -1)), 1, 0)      # (G, N, O/G, pixels)
-    gy_mat = xp.moveaxis(gy_mat, 2, 1).reshape(groups, o // groups, -1)       # (G, O/G, N * pixels)
-    gw = gy_mat @ cols                                                          # (G, O/G, C/G * k)
+    if cols is None:
+        cols, _ = im2col(xp, pad_array(xp, x, pads), kernel, stride, dilation, groups, out_size=gy.shape[2:])
+    gy_mat = gy.reshape(n, groups, o // groups, -1)                      # (N, G, O/G, pixels)
+    gw = (gy_mat @ cols.transpose(0, 1, 3, 2)).sum(axis=0)               # (G, O/G, C/G * k)
     return gw.reshape((o, x.shape[1] // groups) + tuple(kernel))
 
 
@@ -154,7 +147,9 @@ class Convolution(Function):
                                       output_padding)
             y = conv_input_grad_array(xp, x._array, weight._array, spatial, stride, padding, dilation, groups)
         else:
-            y = conv_array(xp, x._array, weight._array, stride, padding, dilation, groups)
+            kept = [] if ctx.needs_input_grad[1] else None
+            y = conv_array(xp, x._array, weight._array, stride, padding, dilation, groups, kept)
+            ctx.columns = kept[0] if kept else None      # reused by the weight gradient
         if bias is not None:
             y += bias._array.reshape((1, -1) + (1,) * (y.ndim - 2))
         ctx.save_for_backward(x, weight)
@@ -179,7 +174,8 @@ class Convolution(Function):
             if ctx.transposed:   # roles swap: the transposed conv's output grad is the "input"
                 gw = ConvWeightGrad.apply(grad, x, kernel, stride, padding, dilation, groups)
             else:
-                gw = ConvWeightGrad.apply(x, grad, kernel, stride, padding, dilation, groups)
+                columns, ctx.columns = ctx.columns, None      # used once; a second backward recomputes
+                gw = ConvWeightGrad.apply(x, grad, kernel, stride, padding, dilation, groups, columns=columns)
         if ctx.has_bias and ctx.needs_input_grad[2]:
             gb = grad.sum((0,) + tuple(range(2, grad.dim())))
         return gx, gw, gb, None, None, None, None, None, None
@@ -192,11 +188,11 @@ class ConvWeightGrad(Function):
     node_name = "ConvolutionBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, x, gy, kernel, stride, padding, dilation, groups):
+    def forward(ctx, x, gy, kernel, stride, padding, dilation, groups, columns=None):
         ctx.save_for_backward(x, gy)
         ctx.params = (kernel, stride, padding, dilation, groups)
         return wrap(conv_weight_grad_array(xp_of(x), x._array, gy._array, kernel, stride, padding, dilation,
-                                           groups), x.device)
+                                           groups, columns), x.device)
 
     @staticmethod
     def backward(ctx, ggw):

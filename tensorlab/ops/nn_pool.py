@@ -70,6 +70,7 @@ class MaxPoolNd(Function):
         values = xp.take_along_axis(flat, winner[..., None], axis=-1)[..., 0]
         indices = _plane_index(xp, winner, shape[2:], out, kernel, stride, padding, dilation)
         ctx.indices, ctx.plane, ctx.unbatched = indices, shape[2:], x.dim() == nd + 1
+        ctx.overlapping = any(st < d * (k - 1) + 1 for st, d, k in zip(stride, dilation, kernel))
         if ctx.unbatched:
             values, indices = values[0], indices[0]
         indices_t = wrap(indices, x.device)
@@ -79,9 +80,10 @@ class MaxPoolNd(Function):
     @staticmethod
     def backward(ctx, grad, _grad_indices):
         if ctx.unbatched:
-            return PlaneScatter.apply(grad.unsqueeze(0), ctx.indices, ctx.plane).squeeze(0), None, None, None, \
-                None, None
-        return PlaneScatter.apply(grad, ctx.indices, ctx.plane), None, None, None, None, None
+            gx = PlaneScatter.apply(grad.unsqueeze(0), ctx.indices, ctx.plane, ctx.overlapping).squeeze(0)
+        else:
+            gx = PlaneScatter.apply(grad, ctx.indices, ctx.plane, ctx.overlapping)
+        return gx, None, None, None, None, None
 
 
 class MaxPool1D(MaxPoolNd):
@@ -117,41 +119,49 @@ def _plane_index(xp, winner, plane, out, kernel, stride, padding, dilation):
 
 
 class PlaneScatter(Function):
-    """Add ``values`` (N, C, *out) into zero planes (N, C, *plane) at flat plane ``indices``."""
+    """Add ``values`` (N, C, *out) into zero planes (N, C, *plane) at flat plane ``indices``.
+
+    When windows do not overlap, every index appears once and a plain assignment does; otherwise
+    values that land on the same pixel must be summed (a ``bincount`` with weights).
+    """
 
     node_name = "MaxPool2DWithIndicesBackwardBackward0"
 
     @staticmethod
-    def forward(ctx, values, indices, plane):
+    def forward(ctx, values, indices, plane, overlapping=True):
         xp = xp_of(values)
         n, c = values._shape[:2]
         size = math.prod(plane)
+        ctx.indices, ctx.plane, ctx.overlapping = indices, plane, overlapping
+        if not overlapping:
+            out = xp.zeros((n, c, size), dtype=values._array.dtype)
+            xp.put_along_axis(out, indices.reshape(n, c, -1), values._array.reshape(n, c, -1), axis=2)
+            return wrap(out.reshape((n, c) + tuple(plane)), values.device)
         offsets = (xp.arange(n * c) * size).reshape((n, c) + (1,) * (values.dim() - 2))
         flat = (indices + offsets).reshape(-1)
         out = xp.bincount(flat, weights=values._array.reshape(-1), minlength=n * c * size)
-        ctx.indices, ctx.plane = indices, plane
         return wrap(out.astype(values._array.dtype).reshape((n, c) + tuple(plane)), values.device)
 
     @staticmethod
     def backward(ctx, grad):
-        return PlaneGather.apply(grad, ctx.indices, ctx.plane), None, None
+        return PlaneGather.apply(grad, ctx.indices, ctx.plane, ctx.overlapping), None, None, None
 
 
 class PlaneGather(Function):
     """Read ``planes`` (N, C, *plane) at flat plane ``indices`` (N, C, *out)."""
 
     @staticmethod
-    def forward(ctx, planes, indices, plane):
+    def forward(ctx, planes, indices, plane, overlapping=True):
         xp = xp_of(planes)
         n, c = planes._shape[:2]
         flat_planes = planes._array.reshape(n, c, -1)
         out = xp.take_along_axis(flat_planes, indices.reshape(n, c, -1), axis=2).reshape(indices.shape)
-        ctx.indices, ctx.plane = indices, plane
+        ctx.indices, ctx.plane, ctx.overlapping = indices, plane, overlapping
         return wrap(out, planes.device)
 
     @staticmethod
     def backward(ctx, grad):
-        return PlaneScatter.apply(grad, ctx.indices, ctx.plane), None, None
+        return PlaneScatter.apply(grad, ctx.indices, ctx.plane, ctx.overlapping), None, None, None
 
 
 # -- average pooling ------------------------------------------------------------------------------------
