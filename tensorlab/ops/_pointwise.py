@@ -4,15 +4,15 @@ A pointwise op reads its inputs at the same (broadcast) position and writes one 
 Three small ideas recur in all of them and live here:
 - checking that shapes broadcast, so a mismatch raises PyTorch's error (not NumPy's);
 - the dtype a float-only function (``exp``, ``sin``...) computes in: integers become the default float;
-- zeroing a gradient where a condition holds (``relu``, ``clamp``, ``maximum``...), written as an
-  autograd Function so the backward stays differentiable (double backward works).
+- keeping a gradient only where a condition holds (``relu``, ``clamp``, ``maximum``...) with the
+  differentiable ``where``/``masked_fill``, so the backward can itself be differentiated.
 See course/04_ops_and_reductions.
 """
 import numpy as np
 
 from .. import _dtype, _layout
 from ..autograd.function import Function
-from ._util import method, operands, wrap, xp_of
+from ._util import method, operands, xp_of
 from .inplace import apply_inplace
 from .. import tensor as _t
 
@@ -115,41 +115,19 @@ def c_type_name(dtype):
 
 
 # -- masking a gradient -----------------------------------------------------------------------
-
-
-class MaskedFill(Function):
-    """``x`` with the positions where ``mask`` is True set to ``value`` (``x.masked_fill(mask, value)``).
-
-    Backward formulas use it to zero a gradient where the input had no influence (``relu`` below 0,
-    ``clamp`` outside its bounds). Its own backward is the same masking, so double backward works.
-    """
-
-    node_name = "MaskedFillBackward0"
-
-    @staticmethod
-    def forward(ctx, x, mask, value):
-        ctx.mask = mask
-        return wrap(xp_of(x).where(mask._array, x._array.dtype.type(value), x._array), x.device)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return (MaskedFill.apply(grad, ctx.mask, 0) if ctx.needs_input_grad[0] else None), None, None
-
-
-def zero_where(x, mask):
-    """``x`` with zeros where the bool tensor ``mask`` is True (``mask`` may broadcast)."""
-    if mask._shape != x._shape:
-        mask = mask.expand(x._shape)
-    return MaskedFill.apply(x, mask, 0)
+# Backward formulas route a gradient with a mask: ``relu`` passes it where the output is positive,
+# ``clamp`` where the input was inside the bounds. Both helpers are ordinary differentiable ops
+# (ops/masking.py), so the backward itself can be differentiated again.
 
 
 def keep_where(x, mask):
-    """``x`` where ``mask`` is True, zero elsewhere."""
-    return zero_where(x, logical_not_array(mask))
+    """``x`` where the bool tensor ``mask`` is True, 0 elsewhere: ``where(mask, x, 0)``."""
+    return x.where(mask, 0)
 
 
-def logical_not_array(mask):
-    return wrap(~mask._array, mask.device)
+def zero_where(x, mask):
+    """``x`` with zeros where ``mask`` is True: ``masked_fill(mask, 0)``."""
+    return x.masked_fill(mask, 0)
 
 
 class NotDifferentiable(Function):

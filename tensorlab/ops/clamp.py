@@ -177,14 +177,9 @@ class Maximum(Function):
         tie = a == b
         shared = grad * (1 - tie.to(grad.dtype) * 0.5) if tie._array.any() else grad
         a_loses, b_loses = (a < b, a > b) if ctx.ufunc == "maximum" else (a > b, a < b)
-        ga = unbroadcast(zero_where(_full(shared, a_loses), a_loses), a._shape) if ctx.needs_input_grad[0] else None
-        gb = unbroadcast(zero_where(_full(shared, b_loses), b_loses), b._shape) if ctx.needs_input_grad[1] else None
+        ga = unbroadcast(zero_where(shared, a_loses), a._shape) if ctx.needs_input_grad[0] else None
+        gb = unbroadcast(zero_where(shared, b_loses), b._shape) if ctx.needs_input_grad[1] else None
         return ga, gb, None
-
-
-def _full(grad, mask):
-    """``grad`` broadcast to the mask's (output) shape."""
-    return grad if grad._shape == mask._shape else grad.expand(mask._shape)
 
 
 class Minimum(Maximum):

@@ -7,7 +7,7 @@ See course/04_ops_and_reductions.
 """
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import inplace_method, reject, zero_where
+from ._pointwise import inplace_method, keep_where, reject
 from ._util import method, wrap, xp_of
 from .. import tensor as _t
 
@@ -121,7 +121,7 @@ class NanToNum(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return zero_where(grad, ~_saved(ctx).isfinite()), None, None, None
+        return keep_where(grad, _saved(ctx).isfinite()), None, None, None
 
 
 # -- the public functions and methods ------------------------------------------------------------

@@ -8,7 +8,7 @@ See course/04_ops_and_reductions.
 from .. import _layout
 from ..autograd import grad_mode
 from ..autograd.function import Function
-from ._pointwise import MaskedFill, inplace_method, keep_where
+from ._pointwise import inplace_method, keep_where
 from ._util import method, wrap, xp_of
 from .reduce import _sum_dtype
 
@@ -78,9 +78,9 @@ def _cumprod_backward_with_zeros(grad, x, out, d, zero):
     zeros_so_far = xp.cumsum(zero, axis=d)
     before = wrap(zeros_so_far == 0, x.device)
     first_zero = wrap(zero & (zeros_so_far == 1), x.device)
-    x_safe = MaskedFill.apply(x, wrap(zeros_so_far != 0, x.device), 1)
+    x_safe = x.masked_fill(wrap(zeros_so_far != 0, x.device), 1)
     grad_before = keep_where(reverse_cumsum(grad * out, d) / x_safe, before)
-    without_z = MaskedFill.apply(x, first_zero, 1).cumprod(d)
+    without_z = x.masked_fill(first_zero, 1).cumprod(d)
     grad_at_zero = keep_where(reverse_cumsum(grad * without_z, d), first_zero)
     return grad_before + grad_at_zero
 
