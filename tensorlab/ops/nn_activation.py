@@ -260,7 +260,7 @@ class Softmax(Function):
     @staticmethod
     def backward(ctx, grad):
         y, = ctx.saved_tensors
-        return y * (grad - (grad * y).sum(ctx.dim, keepdim=True)), None
+        return SoftmaxBackwardData.apply(grad, y, ctx.dim), None
 
 
 class LogSoftmax(Function):
@@ -279,7 +279,55 @@ class LogSoftmax(Function):
     @staticmethod
     def backward(ctx, grad):
         y, = ctx.saved_tensors
-        return grad - y.exp() * grad.sum(ctx.dim, keepdim=True), None
+        return LogSoftmaxBackwardData.apply(grad, y, ctx.dim), None
+
+
+# The two backward formulas are ops of their own (as PyTorch's _softmax_backward_data): one array
+# computation in a plain backward, and differentiable -- their backward is written with tensor ops.
+
+
+class SoftmaxBackwardData(Function):
+    """``y * (g - sum(g * y))`` for softmax output ``y`` and incoming gradient ``g``."""
+
+    node_name = "SoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, y, dim):
+        g, p = grad._array, y._array
+        ctx.save_for_backward(grad, y)
+        ctx.dim = dim
+        return wrap(p * (g - (g * p).sum(axis=dim, keepdims=True)), grad.device)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, y = ctx.saved_tensors
+        dim = ctx.dim
+        g_grad = y * (gg - (gg * y).sum(dim, keepdim=True)) if ctx.needs_input_grad[0] else None
+        g_y = None
+        if ctx.needs_input_grad[1]:
+            g_y = gg * (grad - (grad * y).sum(dim, keepdim=True)) - grad * (gg * y).sum(dim, keepdim=True)
+        return g_grad, g_y, None
+
+
+class LogSoftmaxBackwardData(Function):
+    """``g - exp(y) * sum(g)`` for log_softmax output ``y`` and incoming gradient ``g``."""
+
+    node_name = "LogSoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, y, dim):
+        g = grad._array
+        ctx.save_for_backward(grad, y)
+        ctx.dim = dim
+        return wrap(g - xp_of(grad).exp(y._array) * g.sum(axis=dim, keepdims=True), grad.device)
+
+    @staticmethod
+    def backward(ctx, gg):
+        grad, y = ctx.saved_tensors
+        p = y.exp()
+        g_grad = gg - (gg * p).sum(ctx.dim, keepdim=True) if ctx.needs_input_grad[0] else None
+        g_y = -(gg * p * grad.sum(ctx.dim, keepdim=True)) if ctx.needs_input_grad[1] else None
+        return g_grad, g_y, None
 
 
 def log_softmax_array(xp, a, dim):
