@@ -282,7 +282,11 @@ class _DelayedError(Function):
         raise RuntimeError(ctx.message)
 
 
-_DelayedError._backward_cls.name = lambda self: "torch::autograd::Error"
+def _error_node_name(self):
+    return "torch::autograd::Error"  # a C++ node in PyTorch: its name carries the namespace
+
+
+_DelayedError._backward_cls.name = _error_node_name
 
 
 def once_differentiable(backward):
