@@ -20,7 +20,7 @@ is a dict with a ``"kind"`` and these fields:
 
 ``graph``      the pass starts. ``root``: the GraphRoot node (its ``next_functions`` lead to the
                tensors backward was called on); ``dependencies``: {node: number of edges into it};
-               ``nodes``: every reachable node, parents before children.
+               ``nodes``: every reachable node once, the root first, in the order the walk found them.
 ``ready``      ``node`` joined the ready queue; ``queue``: the queued nodes, next to run first.
 ``run``        ``node`` is about to run; ``grads``: the gradients it received, one per output of its
                forward op (None where none arrived).
@@ -176,7 +176,8 @@ def _sent_before(grad, outputs, edge):
 
 
 def _count_dependencies(root):
-    """How many edges lead into each node reachable from ``root``; and the nodes, parents first."""
+    """How many edges lead into each node reachable from ``root``; and those nodes (an iterative walk:
+    a graph may be far deeper than Python's recursion limit)."""
     dependencies, seen, nodes, stack = {}, {root}, [], [root]
     while stack:
         node = stack.pop()
