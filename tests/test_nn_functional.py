@@ -96,6 +96,8 @@ CASES = [
     ("interpolate_align", lambda x: F.interpolate(x, size=5, mode="linear", align_corners=True),
      lambda: (leaf(1, 2, 3),)),
     ("normalize", lambda x: F.normalize(x, dim=1), lambda: (leaf(3, 4),)),
+    ("unfold", lambda x: F.unfold(x, (2, 3), padding=1, stride=(1, 2)), lambda: (leaf(2, 2, 4, 5),)),
+    ("fold", lambda x: F.fold(x, (4, 5), (2, 3), padding=1, stride=(1, 2)), lambda: (leaf(2, 12, 15),)),
     ("mse_loss", F.mse_loss, lambda: (leaf(3, 4), leaf(3, 4, seed=1))),
     ("mse_loss_broadcast", lambda x, t: F.mse_loss(x, t, reduction="sum"), lambda: (leaf(3, 4), leaf(4, seed=1))),
     ("l1_loss", lambda x, t: F.l1_loss(x, t, reduction="none"), lambda: (leaf(3, 4), leaf(3, 4, seed=1))),
@@ -137,7 +139,7 @@ def test_gradcheck(name, fn, make):
 SECOND_ORDER = ["linear", "conv2d", "conv2d_groups_noncontig", "conv_transpose2d", "max_pool2d", "avg_pool2d",
                 "adaptive_avg_pool2d", "batch_norm_train", "layer_norm", "group_norm", "gelu", "gelu_tanh", "silu",
                 "softplus", "elu", "softmax", "log_softmax", "mse_loss", "cross_entropy", "pad_reflect",
-                "interpolate_bilinear", "embedding", "bce_with_logits", "smooth_l1_loss"]
+                "interpolate_bilinear", "embedding", "bce_with_logits", "smooth_l1_loss", "unfold", "fold"]
 
 
 @pytest.mark.parametrize("name", SECOND_ORDER)
@@ -225,6 +227,8 @@ _SOURCES.update({
     "interpolate_bilinear": "lambda x: F.interpolate(x, size=(4, 5), mode='bilinear')",
     "interpolate_align": "lambda x: F.interpolate(x, size=5, mode='linear', align_corners=True)",
     "normalize": "lambda x: F.normalize(x, dim=1)",
+    "unfold": "lambda x: F.unfold(x, (2, 3), padding=1, stride=(1, 2))",
+    "fold": "lambda x: F.fold(x, (4, 5), (2, 3), padding=1, stride=(1, 2))",
     "mse_loss": "F.mse_loss", "l1_loss": "lambda x, t: F.l1_loss(x, t, reduction='none')",
     "smooth_l1_loss": "lambda x, t: F.smooth_l1_loss(x, t, beta=0.5)",
     "huber_loss": "lambda x, t: F.huber_loss(x, t, delta=0.7, reduction='sum')",
@@ -293,6 +297,8 @@ ERRORS = [
     "F.linear(lib.randn(2, 3), lib.randn(4, 5))",
     "F.softmax(lib.tensor([1, 2]), 0)",
     "F.gelu(lib.randn(2), approximate='foo')",
+    "F.fold(lib.randn(2, 12, 5), (4, 4), 2)",
+    "F.fold(lib.randn(2, 10, 9), (4, 4), 2)",
 ]
 
 
@@ -372,3 +378,16 @@ def test_interpolate_matches_torch(torch, kwargs):
     np.testing.assert_allclose(F.interpolate(tensorlab.tensor(x), **kwargs).numpy(),
                                torch.nn.functional.interpolate(torch.tensor(x), **kwargs).numpy(), rtol=1e-5,
                                atol=1e-6)
+
+
+def test_convolution_is_weight_times_unfold(torch):
+    """The im2col identity the CNN lesson teaches: conv2d(x, w) == w.view(O, -1) @ unfold(x)."""
+    x, w = tensorlab.randn(2, 3, 6, 5), tensorlab.randn(4, 3, 3, 3)
+    cols = F.unfold(x, 3, padding=1)
+    assert cols.shape == (2, 27, 30)
+    via_unfold = (w.view(4, -1) @ cols).view(2, 4, 6, 5)
+    np.testing.assert_allclose(via_unfold.numpy(), F.conv2d(x, w, padding=1).numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(cols.numpy(), torch.nn.functional.unfold(torch.tensor(x.numpy()), 3,
+                                                                        padding=1).numpy())
+    assert repr(tensorlab.nn.Unfold(2, padding=1)) == repr(torch.nn.Unfold(2, padding=1))
+    assert repr(tensorlab.nn.Fold((4, 4), 2)) == repr(torch.nn.Fold((4, 4), 2))

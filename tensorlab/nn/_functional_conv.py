@@ -263,6 +263,43 @@ def adaptive_avg_pool3d(input, output_size):
     return _adaptive_avg_pool(input, output_size, 3)
 
 
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """im2col: every kernel_size window of each (N, C, H, W) image as a column -> (N, C*kh*kw, L).
+    A convolution is ``weight.view(C_out, -1) @ unfold(x)``."""
+    if input.dim() not in (3, 4):
+        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
+    unbatched = input.dim() == 3
+    x = input.unsqueeze(0) if unbatched else input
+    kernel, dilation, stride = _tuple(kernel_size, 2), _tuple(dilation, 2), _tuple(stride, 2)
+    pads = tuple((p, p) for p in _tuple(padding, 2))
+    out = _conv.Im2Col.apply(x, kernel, dilation, pads, stride)
+    return out.squeeze(0) if unbatched else out
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """col2im: sum columns (N, C*kh*kw, L) back into (N, C, *output_size) images (overlaps add up)."""
+    if input.dim() not in (2, 3):
+        raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported "
+                                  f"(got {input.dim()}D)")
+    unbatched = input.dim() == 2
+    x = input.unsqueeze(0) if unbatched else input
+    size, kernel = _tuple(output_size, 2), _tuple(kernel_size, 2)
+    dilation, padding, stride = _tuple(dilation, 2), _tuple(padding, 2), _tuple(stride, 2)
+    k = math.prod(kernel)
+    if x._shape[1] % k:
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, "
+                           f"but got input.size(1)={x._shape[1]} and kernel_size={kernel}.")
+    blocks = [(s + 2 * p - d * (kk - 1) - 1) // st + 1 for s, kk, p, d, st in zip(size, kernel, padding, dilation,
+                                                                                  stride)]
+    if x._shape[2] != math.prod(blocks):
+        raise RuntimeError(f"Given output_size={size}, kernel_size={kernel}, dilation={dilation}, padding={padding}, "
+                           f"stride={stride}, expected size of input's dimension 2 to match the calculated number "
+                           f"of sliding blocks {blocks[0]} * {blocks[1]} = {math.prod(blocks)}, but got "
+                           f"input.size(2)={x._shape[2]}.")
+    out = _conv.Col2Im.apply(x, size, kernel, dilation, tuple((p, p) for p in padding), stride)
+    return out.squeeze(0) if unbatched else out
+
+
 # -- padding and resizing -----------------------------------------------------------------------------------
 
 
@@ -349,4 +386,4 @@ def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
            "max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices", "avg_pool1d", "avg_pool2d",
            "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "pad",
-           "interpolate", "upsample"]
+           "interpolate", "upsample", "unfold", "fold"]

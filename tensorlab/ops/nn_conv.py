@@ -209,4 +209,42 @@ class ConvWeightGrad(Function):
         return gx, ggy, None, None, None, None, None
 
 
+class Im2Col(Function):
+    """``F.unfold``: the im2col columns themselves, (N, C * kernel_numel, out_pixels)."""
+
+    node_name = "Im2ColBackward0"
+
+    @staticmethod
+    def forward(ctx, x, kernel, dilation, pads, stride):
+        xp = xp_of(x)
+        cols, out = im2col(xp, pad_array(xp, x._array, pads), kernel, stride, dilation, 1)
+        ctx.args, ctx.spatial = (kernel, dilation, pads, stride), x._shape[2:]
+        return wrap(cols.reshape(cols.shape[0], cols.shape[2], cols.shape[3]), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Col2Im.apply(grad, ctx.spatial, *ctx.args), None, None, None, None
+
+
+class Col2Im(Function):
+    """``F.fold``: add columns (N, C * kernel_numel, out_pixels) back onto an image -- overlapping
+    windows sum. The adjoint of unfold."""
+
+    node_name = "Col2ImBackward0"
+
+    @staticmethod
+    def forward(ctx, cols, spatial, kernel, dilation, pads, stride):
+        xp, c = xp_of(cols), cols._shape[1] // math.prod(kernel)
+        padded = tuple(s + lo + hi for s, (lo, hi) in zip(spatial, pads))
+        out = tuple((p - d * (k - 1) - 1) // st + 1 for p, k, st, d in zip(padded, kernel, stride, dilation))
+        blocks = cols._array.reshape((cols._shape[0], c) + tuple(kernel) + out)
+        image = crop(col2im(xp, blocks, (cols._shape[0], c) + padded, kernel, stride, dilation), pads)
+        ctx.args = (kernel, dilation, pads, stride)
+        return wrap(xp.ascontiguousarray(image), cols.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Im2Col.apply(grad, *ctx.args), None, None, None, None, None
+
+
 __all__ = []
