@@ -13,10 +13,10 @@ import warnings
 
 import numpy as np
 
-from .. import _layout, _view_geometry
+from .. import _dtype, _layout, _view_geometry
+from ..autograd import grad_mode
 from ..autograd.function import Function
 from ._util import method
-from ..autograd import grad_mode
 from .inplace import apply_inplace, write_into
 from .. import tensor as _t
 
@@ -79,8 +79,8 @@ def _dims_taken(kind, value):
 
 def walk_index(self, index, skip_full_slices):
     """Apply the view part of ``index`` to ``self``: returns ``(view, advanced)`` where ``advanced``
-    lists, per dim of ``view``, the tensor that still indexes it (or None). Raises before anything
-    is made when the index is bad."""
+    lists, per dim of ``view``, the tensor that still indexes it (or None). Walking only makes views,
+    so a bad index raises having changed nothing."""
     items, as_tuple = index_items(index)
     parsed = [_classify(i) for i in items]
     ndim = self.dim()
@@ -109,7 +109,7 @@ def walk_index(self, index, skip_full_slices):
         elif kind == "bool":  # a new size-1 dim, kept (True) or emptied (False)
             from .creation import tensor
             out = out.unsqueeze(dim)
-            advanced.append(tensor([0] if value else [], dtype=_int64(), device=self.device))
+            advanced.append(tensor([0] if value else [], dtype=_dtype.int64, device=self.device))
             dim += 1
         elif kind == "int":
             size = out._shape[dim]
@@ -122,11 +122,6 @@ def walk_index(self, index, skip_full_slices):
     if all(a is None for a in advanced):
         advanced = []
     return out, advanced
-
-
-def _int64():
-    from .. import _dtype
-    return _dtype.int64
 
 
 def _is_full(s, size):
