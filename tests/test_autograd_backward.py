@@ -7,6 +7,7 @@ import weakref
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import tensorlab
 from tensorlab.autograd import trace_backward
@@ -338,3 +339,49 @@ def test_a_custom_function_that_sends_no_gradient(torch):
         Blocks.apply(x * 2).sum().backward()
         return custom, x.grad
     assert run(tensorlab) == run(torch)
+
+
+# -- random graphs ------------------------------------------------------------------------------------
+_UNARY = [lambda t: t.tanh(), lambda t: t.sin(), lambda t: t * 0.5, lambda t: -t]
+_BINARY = [lambda a, b: a + b, lambda a, b: a * b, lambda a, b: a - b]
+
+
+@st.composite
+def _programs(draw):
+    """A random DAG: each step applies a unary or binary op to earlier values (reuse is common)."""
+    steps = []
+    for i in range(draw(st.integers(1, 12))):
+        available = i + 2  # two leaves, then one value per step
+        if draw(st.booleans()):
+            steps.append(("u", draw(st.integers(0, len(_UNARY) - 1)), draw(st.integers(0, available - 1))))
+        else:
+            steps.append(("b", draw(st.integers(0, len(_BINARY) - 1)), draw(st.integers(0, available - 1)),
+                          draw(st.integers(0, available - 1))))
+    return steps
+
+
+def _build(m, steps, x, w):
+    values = [x, w]
+    for step in steps:
+        if step[0] == "u":
+            values.append(_UNARY[step[1]](values[step[2]]))
+        else:
+            values.append(_BINARY[step[1]](values[step[2]], values[step[3]]))
+    return (values[-1] * values[-1]).sum() + values[-1].sum()
+
+
+@settings(max_examples=30, deadline=None)
+@given(_programs())
+def test_random_graphs_match_torch_in_gradients_and_order(steps):
+    torch = pytest.importorskip("torch")
+    x0, w0 = np.array([0.3, -0.7, 1.1]), np.array([0.9, 0.2, -0.4])
+    tx, tw = torch.tensor(x0, requires_grad=True), torch.tensor(w0, requires_grad=True)
+    lx, lw = tensorlab.tensor(x0, requires_grad=True), tensorlab.tensor(w0, requires_grad=True)
+    theirs = _torch_order(_build(torch, steps, tx, tw))
+    ours = _our_order(_build(tensorlab, steps, lx, lw))
+    assert ours == theirs
+    for a, b in ((lx, tx), (lw, tw)):
+        if b.grad is None:
+            assert a.grad is None
+        else:
+            np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-10, atol=1e-12)
