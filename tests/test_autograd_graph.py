@@ -129,11 +129,14 @@ def test_only_floating_point_tensors_can_require_grad(torch):
         assert not t.requires_grad  # unchanged
         with pytest.raises(RuntimeError, match="only Tensors of floating point"):
             t.requires_grad = True
-    with pytest.raises(RuntimeError) as theirs:
-        torch.tensor([1, 2]).requires_grad_()
-    with pytest.raises(RuntimeError) as ours:
-        tensorlab.tensor([1, 2]).requires_grad_()
-    assert str(ours.value) == str(theirs.value)
+    for make in (lambda m: m.tensor([1, 2]).requires_grad_(),         # "only Tensors of floating point..."
+                 lambda m: m.tensor([1, 2], requires_grad=True),       # "Only Tensors of ... and complex"
+                 lambda m: m.zeros(2, dtype=m.long, requires_grad=True)):
+        with pytest.raises(RuntimeError) as theirs:
+            make(torch)
+        with pytest.raises(RuntimeError) as ours:
+            make(tensorlab)
+        assert str(ours.value) == str(theirs.value)
 
 
 def test_requires_grad_of_a_non_leaf_cannot_be_switched_off(torch):
