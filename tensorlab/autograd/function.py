@@ -44,7 +44,9 @@ class BackwardFunction(Node):
     """The node (and ctx) of one call of a Function: named ``<Function>Backward``."""
 
     _forward_cls = None
-    _builtin = False              # True for tensorlab's own ops (their repr has no module path)
+    # True for tensorlab's own ops, which act like PyTorch's C++ nodes: their repr has no module path,
+    # and the engine skips them when no gradient at all arrives (a custom Function still runs).
+    _builtin = False
     needs_input_grad = _NO_GRADS  # one bool per forward argument, while recording
     _to_save = ()
     _dirty = ()
