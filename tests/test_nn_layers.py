@@ -340,7 +340,7 @@ def test_dropout_inplace_and_p_bounds(torch):
 
 
 @pytest.mark.parametrize("kwargs", [dict(), dict(padding_idx=0), dict(padding_idx=-2),
-                                    dict(scale_grad_by_freq=True)])
+                                    dict(scale_grad_by_freq=True), dict(max_norm=1.0, norm_type=1.0)])
 def test_embedding_matches_torch(torch, kwargs):
     ours, theirs = nn.Embedding(10, 4, **kwargs), torch.nn.Embedding(10, 4, **kwargs)
     idx = np.array([[1, 2, 0, 2], [8, 2, 3, 0]], dtype=np.int64)

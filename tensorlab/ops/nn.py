@@ -32,6 +32,27 @@ def attach_missing(namespace, names):
     return exported
 
 
+def put_along_axis(xp, array, indices, values, axis):
+    """``array[..., indices, ...] = values`` along ``axis`` (NumPy's put_along_axis, spelled out with
+    broadcast aranges where the array library lacks it)."""
+    if hasattr(xp, "put_along_axis"):
+        xp.put_along_axis(array, indices, values, axis=axis)
+        return
+    index = [xp.arange(n).reshape([-1 if i == d else 1 for i in range(array.ndim)])
+             for d, n in enumerate(indices.shape)]
+    index[axis] = indices
+    array[tuple(index)] = values
+
+
+def add_at_rows(xp, out, rows, values):
+    """``out[rows[i]] += values[i]`` with repeated rows accumulating (``np.add.at``)."""
+    if xp.__name__ == "numpy":
+        xp.add.at(out, rows, values)
+    else:
+        import cupyx
+        cupyx.scatter_add(out, rows, values)
+
+
 def float_input(x, op):
     """Floating point kernels refuse integer tensors, as PyTorch does (``"op" not implemented for 'Long'``)."""
     if not x.dtype.is_floating_point:

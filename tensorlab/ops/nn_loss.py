@@ -13,7 +13,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ._util import wrap, xp_of
-from .nn import constant_like
+from .nn import constant_like, put_along_axis
 
 
 def reduce_array(xp, losses, reduction):
@@ -145,7 +145,7 @@ class NllLoss(Function):
         # d loss_i / d input[i, c] = -w_i where c == t_i, else 0: a constant pattern, scaled by grad
         xp = xp_of(grad)
         coeff = xp.zeros(ctx.shape, dtype=grad._array.dtype)
-        xp.put_along_axis(coeff, ctx.safe_t[:, None], (-ctx.scale * ctx.w)[:, None], axis=1)
+        put_along_axis(xp, coeff, ctx.safe_t[:, None], (-ctx.scale * ctx.w)[:, None], axis=1)
         coeff = constant_like(coeff[0] if ctx.unbatched else coeff, grad)
         if ctx.reduction == "none" and not ctx.unbatched:
             grad = grad.unsqueeze(1)          # per-sample grads broadcast over the class dim

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ._util import wrap, xp_of
+from .nn import add_at_rows
 
 
 # -- constant padding --------------------------------------------------------------------------------
@@ -89,7 +90,7 @@ class IndexMapDimsGrad(Function):
             axis = lead + i
             moved = xp.moveaxis(g, axis, 0)
             out = xp.zeros((in_shape[axis],) + moved.shape[1:], dtype=g.dtype)
-            xp.add.at(out, xp.asarray(maps[i]), moved)
+            add_at_rows(xp, out, xp.asarray(maps[i]), moved)
             g = xp.moveaxis(out, 0, axis)
         ctx.maps = maps
         return wrap(xp.ascontiguousarray(g), grad.device)

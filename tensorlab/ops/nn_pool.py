@@ -14,6 +14,7 @@ import numpy as np
 
 from ..autograd.function import Function
 from ._util import wrap, xp_of
+from .nn import put_along_axis
 from .nn_conv import col2im, crop, windows
 
 
@@ -135,7 +136,7 @@ class PlaneScatter(Function):
         ctx.indices, ctx.plane, ctx.overlapping = indices, plane, overlapping
         if not overlapping:
             out = xp.zeros((n, c, size), dtype=values._array.dtype)
-            xp.put_along_axis(out, indices.reshape(n, c, -1), values._array.reshape(n, c, -1), axis=2)
+            put_along_axis(xp, out, indices.reshape(n, c, -1), values._array.reshape(n, c, -1), axis=2)
             return wrap(out.reshape((n, c) + tuple(plane)), values.device)
         offsets = (xp.arange(n * c) * size).reshape((n, c) + (1,) * (values.dim() - 2))
         flat = (indices + offsets).reshape(-1)
