@@ -37,8 +37,17 @@ class Flip(Function):
 
 
 @method()
-def flip(input, *dims):
-    """Reverse the order of elements along ``dims`` (a copy, unlike NumPy's view)."""
+def flip(input, *dims, **kwargs):
+    """Reverse the order of elements along ``dims`` (a copy, unlike NumPy's view).
+
+    ``flip(x, (0, 1))``, ``flip(x, dims=(0,))`` and ``x.flip(0, 1)`` all work, as in PyTorch.
+    """
+    if "dims" in kwargs:
+        if dims:
+            raise TypeError("flip() got multiple values for argument 'dims'")
+        dims = (kwargs.pop("dims"),)
+    if kwargs:
+        raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
     return Flip.apply(input, _ints(dims))
 
 
