@@ -131,6 +131,7 @@ def _weights():
     return tensorlab.tensor([1.0, 0.5, 2.0], dtype=tensorlab.float64)
 
 
+@pytest.mark.filterwarnings("ignore:Using a target size")       # mse_loss_broadcast broadcasts on purpose
 @pytest.mark.parametrize("name,fn,make", CASES, ids=[c[0] for c in CASES])
 def test_gradcheck(name, fn, make):
     assert gradcheck(fn, make(), eps=1e-6, atol=1e-5, rtol=1e-3)
@@ -156,6 +157,7 @@ def test_gradgradcheck(name):
 # -- forward values against PyTorch --------------------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore:Using a target size")
 @pytest.mark.parametrize("name,fn,make", CASES, ids=[c[0] for c in CASES])
 def test_forward_and_grad_fn_match_torch(torch, name, fn, make):
     inputs = make()

@@ -111,6 +111,7 @@ def test_conv2d_matches_torch(torch, kwargs):
     assert repr(ours) == repr(theirs)
 
 
+@pytest.mark.filterwarnings("ignore:Using padding='same' with even kernel lengths")   # PyTorch's own note
 def test_conv2d_even_kernel_same_padding_is_asymmetric(torch):
     ours, theirs = nn.Conv2d(2, 3, 4, padding="same"), torch.nn.Conv2d(2, 3, 4, padding="same")
     out, _ = run_both(torch, ours, theirs, data(1, 2, 7, 6), rtol=1e-4, atol=1e-5)
