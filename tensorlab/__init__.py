@@ -29,7 +29,7 @@ def numel(input):
 def __getattr__(name):
     """Submodules that are imported on first use, so ``import tensorlab`` stays fast."""
     import importlib
-    if name in ("nn", "optim", "utils", "vision", "serialization", "testing"):
+    if name in ("nn", "optim", "utils", "vision", "serialization", "testing", "random"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         return getattr(importlib.import_module(".serialization", __name__), name)
