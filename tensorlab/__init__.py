@@ -10,7 +10,8 @@ from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_
 from ._device import device
 from .tensor import Size, Tensor
 from . import autograd
-from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd import (enable_grad, inference_mode, is_anomaly_enabled, is_grad_enabled,
+                       is_inference_mode_enabled, no_grad, set_grad_enabled)
 from .ops import *  # noqa: F401,F403 - every op, defined once in tensorlab/ops/
 from .ops import __all__ as _ops_all
 from . import cuda
