@@ -393,3 +393,14 @@ def test_extra_repr_multiline_and_custom(torch):
     c, tc = Custom(), TCustom()
     c.inner, tc.inner = nn.ReLU(), torch.nn.ReLU()
     assert repr(c) == repr(tc)
+
+
+def test_batchnorm_checkpoints_without_num_batches_tracked_load_like_torch(torch):
+    ours, theirs = nn.BatchNorm1d(3), torch.nn.BatchNorm1d(3)
+    plain = {k: v for k, v in _state_from_torch(theirs).items() if k != "num_batches_tracked"}
+    assert repr(ours.load_state_dict(plain)) == repr(theirs.load_state_dict(
+        {k: torch.tensor(v.numpy()) for k, v in plain.items()}))
+    versioned = ours.state_dict()                         # carries _metadata: version 2
+    del versioned["num_batches_tracked"]
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "num_batches_tracked"'):
+        ours.load_state_dict(versioned)

@@ -40,6 +40,11 @@ class StateDictMixin:
             if buf is not None and name not in self._non_persistent_buffers_set:
                 yield name, buf
 
+    def _may_be_absent(self, name, version):
+        """Whether entry ``name`` may be missing from a checkpoint written with format ``version``
+        (None: unknown). Layers whose state grew over time override this."""
+        return False
+
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, value in self._local_state():
             destination[prefix + name] = value if keep_vars else value.detach()
@@ -80,7 +85,9 @@ class StateDictMixin:
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         slots = list(self._named_state_slots())
         expected = {key for key, *_ in slots}
-        missing = [key for key, *_ in slots if key not in state_dict]
+        metadata = getattr(state_dict, "_metadata", None) or {}
+        missing = [key for key, module, name, _ in slots if key not in state_dict
+                   and not module._may_be_absent(name, metadata.get(key[:-len(name) - 1], {}).get("version"))]
         unexpected = [key for key in state_dict.keys() if key not in expected]
         errors, plan = [], []
         for key, module, name, current in slots:

@@ -48,6 +48,11 @@ class _BatchNorm(Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
 
+    def _may_be_absent(self, name, version):
+        """Checkpoints from before ``num_batches_tracked`` existed (format version < 2, or a plain dict
+        without version information) do not have it: the counter then keeps its value, as in PyTorch."""
+        return name == "num_batches_tracked" and (version is None or version < 2)
+
     def reset_running_stats(self):
         if self.track_running_stats:
             self.running_mean.zero_()
