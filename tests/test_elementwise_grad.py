@@ -8,6 +8,10 @@ from hypothesis import given, settings, strategies as st
 import tensorlab
 from tensorlab.autograd import gradcheck, gradgradcheck
 
+# tensorlab silences NumPy's inf/nan RuntimeWarnings (PyTorch has none), but pytest resets warning filters
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning:tensorlab\\.ops\\..*")
+
+
 
 def anywhere(rng, shape, low=-2.0, high=2.0):
     return rng.uniform(low, high, shape)

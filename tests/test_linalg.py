@@ -8,6 +8,10 @@ import tensorlab
 from tensorlab.autograd import gradcheck, gradgradcheck
 from tests.math_oracle import leaf, same, same_grads
 
+# tensorlab silences NumPy's inf/nan RuntimeWarnings (PyTorch has none), but pytest resets warning filters
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning:tensorlab\\.ops\\..*")
+
+
 MATMUL_SHAPES = [
     ((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)), ((2, 2, 3), (3, 4)), ((2, 2, 3), (2, 3, 4)),
     ((5, 3), (2, 3, 4)), ((3,), (2, 3, 4)), ((2, 2, 3), (3,)), ((2, 1, 2, 3), (5, 3, 4)), ((1, 2, 3), (2, 3, 4)),

@@ -10,6 +10,10 @@ import pytest
 import tensorlab
 from tests.math_oracle import DTYPES, same
 
+# tensorlab silences NumPy's inf/nan RuntimeWarnings (PyTorch has none), but pytest resets warning filters
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning:tensorlab\\.ops\\..*")
+
+
 KINDS = ["tensor", "0-dim", "scalar"]
 SCALARS = {"bool": True, "int": 3, "float": 2.5}
 

@@ -8,6 +8,8 @@ Three small ideas recur in all of them and live here:
   differentiable ``where``/``masked_fill``, so the backward can itself be differentiated.
 See course/04_ops_and_reductions.
 """
+import warnings
+
 import numpy as np
 
 from .. import _dtype, _layout
@@ -17,6 +19,10 @@ from .inplace import apply_inplace
 from .. import tensor as _t
 
 Tensor = _t.Tensor
+
+# NumPy warns when a result is inf or nan (1/0, inf*0, log(-1)...); PyTorch never does. Silence NumPy's
+# RuntimeWarnings raised by the op modules, and only those -- no cost unless a special value appears.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tensorlab\.ops\.")
 
 
 def shape_of(x):
@@ -180,8 +186,3 @@ def inplace_method(name, out_of_place):
     inplace.__doc__ = f"In-place ``{out_of_place.__name__}``: writes the result into ``self``."
     method(name)(inplace)
     return inplace
-
-
-def np_errstate():
-    """Silence NumPy's warnings for 1/0, log(0)...: PyTorch returns inf/nan quietly."""
-    return np.errstate(all="ignore")

@@ -295,9 +295,7 @@ class Addcdiv(Function):
         (a, b, c), dtype, device = broadcast_operands(x, t1, t2)
         ctx.save_for_backward(t1 if ctx.needs_input_grad[2] else None, t2)
         ctx.shapes, ctx.value = (x._shape, t1._shape, t2._shape), value
-        from ._pointwise import np_errstate
-        with np_errstate():
-            return wrap(a + value * b / c, device)
+        return wrap(a + value * b / c, device)
 
     @staticmethod
     def backward(ctx, grad):

@@ -11,7 +11,7 @@ See course/04_ops_and_reductions.
 from .. import _dtype
 from ..autograd.function import Function
 from ._pointwise import (NUMBER, NotDifferentiable, broadcast_operands, check_operands, float_array, float_dtype,
-                         inplace_method, inplace_operator, no_integer_zero_division, np_errstate, operator,
+                         inplace_method, inplace_operator, no_integer_zero_division, operator,
                          reject, save_operands, saved_or_scalar, shape_of, xp_of_operands)
 from ._util import method, unbroadcast, wrap, xp_of
 from .. import tensor as _t
@@ -138,8 +138,7 @@ class Div(Function):
         if not dtype.is_floating_point:
             (x, y), _, device = broadcast_operands(a, b, dtype=float_dtype(a, b))
         save_operands(ctx, a, b, keep_a=ctx.needs_input_grad[1])
-        with np_errstate():
-            return wrap(xp_of_operands(a, b).true_divide(x, y), device)
+        return wrap(xp_of_operands(a, b).true_divide(x, y), device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -161,8 +160,7 @@ class DivRounding(Function):
         reject(dtype, f"div_{rounding_mode}", _dtype.bool)
         xp = xp_of_operands(a, b)
         if dtype.is_floating_point:
-            with np_errstate():
-                out = xp.floor_divide(x, y) if rounding_mode == "floor" else xp.trunc(xp.true_divide(x, y))
+            out = xp.floor_divide(x, y) if rounding_mode == "floor" else xp.trunc(xp.true_divide(x, y))
         else:
             no_integer_zero_division(y)
             out = xp.floor_divide(x, y) if rounding_mode == "floor" else _int_trunc_div(xp, x, y)
@@ -202,8 +200,7 @@ class Reciprocal(Function):
 
     @staticmethod
     def forward(ctx, x):
-        with np_errstate():
-            out = wrap(xp_of(x).reciprocal(float_array(x)), x.device)
+        out = wrap(xp_of(x).reciprocal(float_array(x)), x.device)
         ctx.save_for_backward(out)
         return out
 

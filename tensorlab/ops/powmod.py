@@ -10,7 +10,7 @@ import math
 from .. import _dtype
 from ..autograd.function import Function
 from ._pointwise import (NotDifferentiable, broadcast_operands, check_operands, inplace_method,
-                         inplace_operator, no_integer_zero_division, np_errstate, operator, reject, save_operands,
+                         inplace_operator, no_integer_zero_division, operator, reject, save_operands,
                          saved_or_scalar, xp_of_operands, zero_where)
 from ._util import method, unbroadcast, wrap, xp_of
 from .. import tensor as _t
@@ -34,8 +34,7 @@ class Remainder(Function):
         needs_b = ctx.needs_input_grad[1]
         save_operands(ctx, a, b, keep_a=needs_b, keep_b=needs_b)
         ctx.rounding = rounding
-        with np_errstate():
-            return wrap(xp.remainder(x, y) if rounding == "floor" else xp.fmod(x, y), device)
+        return wrap(xp.remainder(x, y) if rounding == "floor" else xp.fmod(x, y), device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -82,8 +81,7 @@ class Pow(Function):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         ctx.save_for_backward(x)
         ctx.exponent = exponent
-        with np_errstate():
-            out = xp_of(x).power(a, e)
+        out = xp_of(x).power(a, e)
         return wrap(out if out.dtype == dtype.np else out.astype(dtype.np), device)
 
     @staticmethod
@@ -106,8 +104,7 @@ class PowTensor(Function):
         (a, e), dtype, device = broadcast_operands(x, exponent)
         reject(dtype, "pow", _dtype.bool, kernel="pow")
         xp = xp_of_operands(x, exponent)
-        with np_errstate():
-            out = wrap(xp.power(a, e) if dtype.is_floating_point else _int_power(xp, a, e, dtype), device)
+        out = wrap(xp.power(a, e) if dtype.is_floating_point else _int_power(xp, a, e, dtype), device)
         ctx.save_for_backward(x, exponent, out if ctx.needs_input_grad[1] else None)
         ctx.shapes = (x._shape, exponent._shape)
         return out
@@ -135,9 +132,8 @@ class PowScalarBase(Function):
         (b, e), dtype, device = broadcast_operands(base, exponent)
         reject(dtype, "pow", _dtype.bool, kernel="pow")
         xp = xp_of(exponent)
-        with np_errstate():
-            out = wrap(xp.power(b, e) if dtype.is_floating_point else _int_power(xp, xp.asarray(b, dtype.np), e, dtype),
-                       device)
+        out = wrap(xp.power(b, e) if dtype.is_floating_point else _int_power(xp, xp.asarray(b, dtype.np), e, dtype),
+                   device)
         ctx.save_for_backward(out, exponent if base == 0 else None)
         ctx.base = base
         return out

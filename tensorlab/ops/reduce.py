@@ -98,8 +98,7 @@ class Mean(Function):
         ctx.count = _layout.numel([x._shape[d] for d in dims])
         out_dtype = (dtype or x.dtype).np
         accumulate = "float32" if out_dtype == "float16" else out_dtype  # half sums in float, as NumPy/PyTorch
-        with _errstate():
-            out = xp_of(x).true_divide(x._array.sum(axis=dims, keepdims=keepdim, dtype=accumulate), ctx.count)
+        out = xp_of(x).true_divide(x._array.sum(axis=dims, keepdims=keepdim, dtype=accumulate), ctx.count)
         return wrap(out.astype(out_dtype, copy=False), x.device)
 
     @staticmethod
@@ -118,10 +117,6 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         return Mean.apply(input, None, False, dtype)
     return MeanDim.apply(input, dim, keepdim, dtype)
 
-
-def _errstate():
-    import numpy as np
-    return np.errstate(all="ignore")
 
 
 # -- prod ----------------------------------------------------------------------------------------

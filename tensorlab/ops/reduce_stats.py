@@ -9,7 +9,7 @@ import warnings
 
 from .. import _dtype, _layout
 from ..autograd.function import Function
-from ._pointwise import np_errstate, zero_where
+from ._pointwise import zero_where
 from ._util import method, wrap, xp_of
 from .reduce import expand_back, reduced_dims
 
@@ -31,11 +31,10 @@ def _var_forward(ctx, x, dim, correction, keepdim):
         warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less than the "
                       "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=4)
     ctx.dims, ctx.keepdim, ctx.divisor = dims, keepdim, n - correction
-    with np_errstate():
-        a = x._array
-        mean = a.mean(axis=dims, keepdims=True)
-        squares = xp_of(x).square(a - mean)
-        return squares.sum(axis=dims, keepdims=keepdim) / max(n - correction, 0), mean, n
+    a = x._array
+    mean = a.mean(axis=dims, keepdims=True)
+    squares = xp_of(x).square(a - mean)
+    return squares.sum(axis=dims, keepdims=keepdim) / max(n - correction, 0), mean, n
 
 
 def _var_backward(ctx, x, grad):
@@ -160,19 +159,18 @@ class VectorNorm(Function):
             x = x.to(dtype)
         dims = reduced_dims(dim, x.dim())
         xp, a = xp_of(x), x._array
-        with np_errstate():
-            if p == 2:
-                out = xp.sqrt(xp.sum(a * a, axis=dims, keepdims=keepdim))
-            elif p == math.inf:
-                out = xp.amax(xp.abs(a), axis=dims, keepdims=keepdim)
-            elif p == -math.inf:
-                out = xp.amin(xp.abs(a), axis=dims, keepdims=keepdim)
-            elif p == 0:
-                out = xp.sum(a != 0, axis=dims, keepdims=keepdim).astype(a.dtype)
-            elif p == 1:
-                out = xp.sum(xp.abs(a), axis=dims, keepdims=keepdim)
-            else:
-                out = xp.sum(xp.abs(a) ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
+        if p == 2:
+            out = xp.sqrt(xp.sum(a * a, axis=dims, keepdims=keepdim))
+        elif p == math.inf:
+            out = xp.amax(xp.abs(a), axis=dims, keepdims=keepdim)
+        elif p == -math.inf:
+            out = xp.amin(xp.abs(a), axis=dims, keepdims=keepdim)
+        elif p == 0:
+            out = xp.sum(a != 0, axis=dims, keepdims=keepdim).astype(a.dtype)
+        elif p == 1:
+            out = xp.sum(xp.abs(a), axis=dims, keepdims=keepdim)
+        else:
+            out = xp.sum(xp.abs(a) ** p, axis=dims, keepdims=keepdim) ** (1.0 / p)
         out = wrap(xp.asarray(out, dtype=a.dtype), x.device)
         ctx.save_for_backward(x, out)
         ctx.p, ctx.dims, ctx.keepdim = p, dims, keepdim
@@ -229,10 +227,9 @@ class Logsumexp(Function):
             x = x.to(_dtype.get_default_dtype())
         dims = reduced_dims(dim, x.dim())
         xp, a = xp_of(x), x._array
-        with np_errstate():
-            shift = xp.amax(a, axis=dims, keepdims=True) if a.size else xp.zeros((1,) * a.ndim, a.dtype)
-            shift = xp.where(xp.isinf(shift), 0, shift)  # all -inf (or an inf): no shift needed
-            out = xp.log(xp.sum(xp.exp(a - shift), axis=dims, keepdims=True)) + shift
+        shift = xp.amax(a, axis=dims, keepdims=True) if a.size else xp.zeros((1,) * a.ndim, a.dtype)
+        shift = xp.where(xp.isinf(shift), 0, shift)  # all -inf (or an inf): no shift needed
+        out = xp.log(xp.sum(xp.exp(a - shift), axis=dims, keepdims=True)) + shift
         if not keepdim:
             out = out.reshape(tuple(n for d, n in enumerate(out.shape) if d not in dims))
         out = wrap(out.astype(a.dtype, copy=False), x.device)

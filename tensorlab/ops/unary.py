@@ -12,7 +12,7 @@ import math
 
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import broadcast_operands, check_operands, float_array, float_dtype, inplace_method, keep_where, np_errstate
+from ._pointwise import broadcast_operands, check_operands, float_array, float_dtype, inplace_method, keep_where
 from ._util import method, unbroadcast, wrap, xp_of
 from .powmod import Pow
 from .. import tensor as _t
@@ -23,8 +23,7 @@ Tensor = _t.Tensor
 def _float_op(compute, save=None):
     """The forward of a float function: ``compute(xp, array)``, saving the "input" or "output" if asked."""
     def forward(ctx, x):
-        with np_errstate():
-            out = wrap(compute(xp_of(x), float_array(x)), x.device)
+        out = wrap(compute(xp_of(x), float_array(x)), x.device)
         if save is not None:
             ctx.save_for_backward(x if save == "input" else out)
         return out
