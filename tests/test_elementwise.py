@@ -394,3 +394,18 @@ def test_inplace_functions_at_module_level(torch, rng):
         assert getattr(tensorlab, name)(t) is t
     same(torch, lambda lib, t: lib.clamp_(t, 0.3, 0.6), x)
     same(torch, lambda lib, t: lib.clamp_min_(t, 0.5), x)
+
+
+@pytest.mark.parametrize("expression", [
+    lambda x, y: 2 * x, lambda x, y: x * 2, lambda x, y: 2 + x, lambda x, y: x - 2, lambda x, y: 2 - x,
+    lambda x, y: 2 / x, lambda x, y: x / 2, lambda x, y: 2 ** x, lambda x, y: x ** 2, lambda x, y: x ** y,
+    lambda x, y: x % 2, lambda x, y: x * y.detach(), lambda x, y: x.clamp(0, 1), lambda x, y: x.lerp(y, 0.5),
+    lambda x, y: x.addcmul(y, y), lambda x, y: x.maximum(y), lambda x, y: x // 2, lambda x, y: x.add(y, alpha=2),
+])
+def test_next_functions_match_torch(torch, expression):
+    """Which inputs get an edge in the graph (a Python number gets none, or a (None, 0) slot)."""
+    def edges(lib):
+        x = lib.tensor([1.5, 2.0], requires_grad=True)
+        y = lib.tensor([0.5, 3.0], requires_grad=True)
+        return [None if f is None else f.name() for f, _ in expression(x, y).grad_fn.next_functions]
+    assert edges(tensorlab) == edges(torch)

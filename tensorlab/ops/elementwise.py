@@ -304,11 +304,11 @@ def _rfloordiv(other, self):
 
 
 Tensor.__add__ = operator(lambda a, b: Add.apply(a, b, 1))
-Tensor.__radd__ = operator(lambda a, b: Add.apply(a, b, 1), reflected=True)
+Tensor.__radd__ = operator(lambda a, b: Add.apply(a, b, 1))  # 2 + x runs x.add(2), as in PyTorch
 Tensor.__sub__ = operator(lambda a, b: Sub.apply(a, b, 1))
 Tensor.__rsub__ = operator(lambda a, b: RsubScalar.apply(b, a, 1), reflected=True)
 Tensor.__mul__ = operator(Mul.apply)
-Tensor.__rmul__ = operator(Mul.apply, reflected=True)
+Tensor.__rmul__ = operator(Mul.apply)  # 2 * x runs x.mul(2): the scalar is the second input
 Tensor.__truediv__ = operator(Div.apply)
 Tensor.__rtruediv__ = operator(_rtruediv)
 Tensor.__floordiv__ = operator(floor_divide)

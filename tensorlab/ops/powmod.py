@@ -124,8 +124,7 @@ class PowTensor(Function):
 class PowScalarBase(Function):
     """``scalar ** tensor``: d/de b^e = b^e * log(b)."""
 
-    scalar_edges = (0, 1)
-    node_name = "PowBackward2"
+    node_name = "PowBackward2"  # the number base gets no edge (PyTorch keeps it as a scalar)
 
     @staticmethod
     def forward(ctx, base, exponent):
