@@ -55,8 +55,8 @@ def _case(name, build, x, y):
 
 
 CASES = [
-    _case("nn: MLP 64-128-64-10 SGD step, batch 64", _mlp,
+    _case("MLP 64-128-64-10 SGD step, batch 64", _mlp,
           _rng.standard_normal((64, 64), dtype=np.float32), _rng.integers(0, 10, 64)),
-    _case("nn: CNN 2x(conv3x3+relu+maxpool) 1x28x28 SGD step, batch 32", _cnn,
+    _case("CNN 2x(conv3x3+relu+maxpool) 1x28x28 SGD step, batch 32", _cnn,
           _rng.standard_normal((32, 1, 28, 28), dtype=np.float32), _rng.integers(0, 10, 32)),
 ]
