@@ -151,6 +151,7 @@ def test_einsum_gradgradcheck():
 
 # -- gradcheck of every product on strided inputs ---------------------------------------------------------
 
+LAYOUTS = ["contiguous", "transposed", "sliced", "expanded"]
 PRODUCTS = {
     "mm": ((3, 4), (4, 2), lambda a, b: a.mm(b)), "bmm": ((2, 3, 4), (2, 4, 2), lambda a, b: a.bmm(b)),
     "mv": ((3, 4), (4,), lambda a, b: a.mv(b)), "dot": ((4,), (4,), lambda a, b: a.dot(b)),
@@ -164,17 +165,23 @@ for _shapes in MATMUL_SHAPES:
 
 @pytest.mark.parametrize("name", sorted(PRODUCTS))
 @settings(max_examples=6, deadline=None)
-@given(transpose_a=st.booleans(), transpose_b=st.booleans(), seed=st.integers(0, 2 ** 16))
-def test_product_gradcheck(name, transpose_a, transpose_b, seed):
-    """Inputs stored transposed (the op reads them through swapped strides) or contiguous."""
+@given(layout_a=st.sampled_from(LAYOUTS), layout_b=st.sampled_from(LAYOUTS), seed=st.integers(0, 2 ** 16))
+def test_product_gradcheck(name, layout_a, layout_b, seed):
+    """Inputs stored contiguous, transposed (swapped strides), sliced (every other column) or expanded
+    (one row read through a stride-0 dim)."""
     shape_a, shape_b, fn = PRODUCTS[name]
     rng = np.random.default_rng(seed)
 
-    def stored(shape, transpose):
-        if transpose and len(shape) >= 2:
-            return leaf(rng.standard_normal(shape).swapaxes(-1, -2).copy()), lambda t: t.transpose(-1, -2)
-        return leaf(rng.standard_normal(shape)), lambda t: t
-    (a, view_a), (b, view_b) = stored(shape_a, transpose_a), stored(shape_b, transpose_b)
+    def stored(shape, layout):
+        values = rng.standard_normal(shape)
+        if layout == "transposed" and len(shape) >= 2:
+            return leaf(values.swapaxes(-1, -2).copy()), lambda t: t.transpose(-1, -2)
+        if layout == "sliced":
+            return leaf(np.repeat(values, 2, axis=-1)), lambda t: t[..., ::2]
+        if layout == "expanded":
+            return leaf(values[:1].copy()), lambda t: t.expand(shape)
+        return leaf(values), lambda t: t
+    (a, view_a), (b, view_b) = stored(shape_a, layout_a), stored(shape_b, layout_b)
     assert gradcheck(lambda x, y: fn(view_a(x), view_b(y)), (a, b))
 
 

@@ -2,8 +2,8 @@
 
 Their gradients are *routed*: ``clamp`` passes the gradient only where the input was inside the
 bounds (the bound itself gets it where the input was outside), ``maximum`` sends it to the larger
-input (half to each on a tie). The routing is a mask applied with ``zero_where``, itself an autograd
-op, so the backward can be differentiated again.
+input (half to each on a tie). The routing is a mask applied with ``where``/``masked_fill``, which are
+autograd ops themselves, so the backward can be differentiated again.
 See course/04_ops_and_reductions.
 """
 from .. import _dtype
@@ -243,8 +243,10 @@ class LerpTensor(Lerp):
 
 
 def _same_dtype_as(input, name, other):
+    """lerp needs ``end`` (and a dimensioned ``weight``) in ``input``'s dtype; a 0-dim weight may promote."""
     if isinstance(other, Tensor) and other.dtype is not input.dtype and (name != "weight" or other.dim()):
-        raise RuntimeError(f"expected dtype {c_type_name(input.dtype)} for `{name}` but got dtype {c_type_name(other.dtype)}")
+        raise RuntimeError(f"expected dtype {c_type_name(input.dtype)} for `{name}` but got dtype "
+                           f"{c_type_name(other.dtype)}")
 
 
 @method()

@@ -10,7 +10,7 @@ See course/04_ops_and_reductions.
 """
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import (NUMBER, NotDifferentiable, broadcast_operands, check_operands, float_array, float_dtype,
+from ._pointwise import (NotDifferentiable, broadcast_operands, check_operands, float_array, float_dtype,
                          inplace_method, inplace_operator, no_integer_zero_division, operator,
                          reject, save_operands, saved_or_scalar, shape_of, xp_of_operands)
 from ._util import method, unbroadcast, wrap, xp_of
