@@ -145,7 +145,10 @@ class NllLoss(Function):
         # d loss_i / d input[i, c] = -w_i where c == t_i, else 0: a constant pattern, scaled by grad
         xp = xp_of(grad)
         coeff = xp.zeros(ctx.shape, dtype=grad._array.dtype)
-        put_along_axis(xp, coeff, ctx.safe_t[:, None], (-ctx.scale * ctx.w)[:, None], axis=1)
+        if coeff.ndim == 2:                   # (N, C): one entry per row
+            coeff[xp.arange(ctx.shape[0]), ctx.safe_t] = -ctx.scale * ctx.w
+        else:
+            put_along_axis(xp, coeff, ctx.safe_t[:, None], (-ctx.scale * ctx.w)[:, None], axis=1)
         coeff = constant_like(coeff[0] if ctx.unbatched else coeff, grad)
         if ctx.reduction == "none" and not ctx.unbatched:
             grad = grad.unsqueeze(1)          # per-sample grads broadcast over the class dim
