@@ -127,7 +127,10 @@ class NllLoss(Function):
             bad = t[kept & ((t < 0) | (t >= x.shape[1]))]
             raise IndexError(f"Target {int(bad.reshape(-1)[0])} is out of bounds.")
         w = kept.astype(x.dtype) if weight is None else weight._array[safe_t] * kept
-        picked = xp.take_along_axis(x, safe_t[:, None], axis=1)[:, 0]       # input[i, t_i, ...]
+        if x.ndim == 2:                       # input[i, t_i] (and input[i, t_i, ...] for images)
+            picked = x[xp.arange(x.shape[0]), safe_t]
+        else:
+            picked = xp.take_along_axis(x, safe_t[:, None], axis=1)[:, 0]
         losses = -(w * picked)
         scale = 1.0
         if reduction == "mean":
