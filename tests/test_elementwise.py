@@ -94,7 +94,8 @@ def test_reflected_operators(torch, rng):
         same(torch, lambda lib, t: op(t), a, requires_grad=True)
     ints = sample("int64", (2, 3), rng, 1, 4)
     for op in [lambda x: 7 // x, lambda x: 7 % x, lambda x: 2 / x, lambda x: 1 - x, lambda x: 2 ** x, lambda x: x & 6,
-               lambda x: 6 | x, lambda x: x ^ 3, lambda x: ~x, lambda x: x << 2, lambda x: x >> 1]:
+               lambda x: 6 | x, lambda x: x ^ 3, lambda x: ~x, lambda x: x << 2, lambda x: x >> 1, lambda x: 2 << x,
+               lambda x: 64 >> x]:
         same(torch, lambda lib, t: op(t), ints)
 
 
@@ -198,6 +199,8 @@ def test_logical_and_bitwise_match_torch(torch, rng, dtypes):
         same(torch, lambda lib, x, y: getattr(lib, name)(x, y), a, b)
     same(torch, lambda lib, x: lib.logical_not(x), a)
     same(torch, lambda lib, x: lib.bitwise_not(x), a)
+    same(torch, lambda lib, x, y: x << y, a, np.abs(b) % 4)
+    same(torch, lambda lib, x: lib.bitwise_right_shift(x, 1), a)
     same(torch, lambda lib, x: ~x, a)
     for op in [lambda x, y: x & y, lambda x, y: x | y, lambda x, y: x ^ y]:
         same(torch, lambda lib, x, y: op(x, y), a, b)

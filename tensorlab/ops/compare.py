@@ -93,22 +93,27 @@ def _integral(dtype, kernel):
     reject(dtype, kernel, _dtype.float16, _dtype.float32, _dtype.float64, kernel=kernel + "_cpu")
 
 
-def _bitwise(name, ufunc):
+def _bits(ufunc, kernel, a, b):
+    """``ufunc`` (bitwise_and, left_shift...) of promoted operands; one of them may be a number."""
+    (x, y), dtype, device = broadcast_operands(a, b)
+    _integral(dtype, kernel)
+    return wrap(getattr(xp_of(a if isinstance(a, Tensor) else b), ufunc)(x, y), device)
+
+
+def _bitwise(name, ufunc, kernel):
     def bitwise(input, other):
         _check(name, input, other)
-        (x, y), dtype, device = broadcast_operands(input, other)
-        _integral(dtype, name)
-        return wrap(getattr(xp_of(input), ufunc)(x, y), device)
+        return _bits(ufunc, kernel, input, other)
     bitwise.__name__ = bitwise.__qualname__ = name
     bitwise.__doc__ = f"Elementwise ``{name}`` of the bits of bool or integer tensors."
     return method(name)(bitwise)
 
 
-bitwise_and = _bitwise("bitwise_and", "bitwise_and")
-bitwise_or = _bitwise("bitwise_or", "bitwise_or")
-bitwise_xor = _bitwise("bitwise_xor", "bitwise_xor")
-bitwise_left_shift = _bitwise("bitwise_left_shift", "left_shift")
-bitwise_right_shift = _bitwise("bitwise_right_shift", "right_shift")
+bitwise_and = _bitwise("bitwise_and", "bitwise_and", "bitwise_and")
+bitwise_or = _bitwise("bitwise_or", "bitwise_or", "bitwise_or")
+bitwise_xor = _bitwise("bitwise_xor", "bitwise_xor", "bitwise_xor")
+bitwise_left_shift = _bitwise("bitwise_left_shift", "left_shift", "lshift")
+bitwise_right_shift = _bitwise("bitwise_right_shift", "right_shift", "rshift")
 
 
 @method()
@@ -129,6 +134,8 @@ Tensor.__or__ = Tensor.__ror__ = _operator(bitwise_or)
 Tensor.__xor__ = Tensor.__rxor__ = _operator(bitwise_xor)
 Tensor.__lshift__ = _operator(bitwise_left_shift)
 Tensor.__rshift__ = _operator(bitwise_right_shift)
+Tensor.__rlshift__ = _operator(lambda self, other: _bits("left_shift", "lshift", other, self))   # 2 << x
+Tensor.__rrshift__ = _operator(lambda self, other: _bits("right_shift", "rshift", other, self))  # 16 >> x
 Tensor.__invert__ = _invert
 
 
