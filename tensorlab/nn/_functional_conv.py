@@ -364,12 +364,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if mode in expected and expected[mode] != nd:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {expected[mode] + 2}D input")
     if mode in ("nearest", "nearest-exact"):
-        offset = 0.5 if mode == "nearest-exact" else 0.0
-        maps = [np.minimum(np.floor((np.arange(o) + offset) * (sc if sc is not None else s / o)).astype(np.int64),
-                           s - 1) for s, o, sc in zip(spatial, sizes, scales)]
+        maps = [_nearest_map(s, o, sc, mode) for s, o, sc in zip(spatial, sizes, scales)]
         return _pad.NEAREST[nd].apply(input, maps)
     if mode in expected:
-        mats = [_pad.linear_matrix(s, o, bool(align_corners), None if align_corners else sc)
+        # (a dim whose size does not change is copied straight through, whatever the scale -- as in PyTorch)
+        mats = [np.eye(s) if s == o else _pad.linear_matrix(s, o, bool(align_corners), None if align_corners else sc)
                 for s, o, sc in zip(spatial, sizes, scales)]
         return _pad.LINEAR[nd].apply(input, mats)
     if mode == "area":
@@ -377,6 +376,19 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
                               f"the modes: nearest | linear | bilinear | trilinear | area | nearest-exact "
                               f"(got {mode})")
+
+
+def _nearest_map(in_size, out_size, scale, mode):
+    """Output position j reads input floor(j * scale) ("nearest-exact": floor((j + 0.5) * scale)).
+    Like PyTorch, "nearest" copies straight through when the size is unchanged or exactly doubled."""
+    j = np.arange(out_size)
+    if mode == "nearest" and out_size == in_size:
+        return j
+    if mode == "nearest" and out_size == 2 * in_size:
+        return j // 2
+    offset = 0.5 if mode == "nearest-exact" else 0.0
+    step = scale if scale is not None else in_size / out_size
+    return np.minimum(np.floor((j + offset) * step).astype(np.int64), in_size - 1)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

@@ -167,6 +167,8 @@ class Convolution(Function):
             if ctx.transposed:   # the input grad of a transposed conv is an ordinary conv
                 gx = Convolution.apply(grad, weight, None, stride, padding, dilation, False,
                                        (0,) * len(kernel), groups)
+                if gx._shape != x._shape:   # windows over the output_padding rows read no input
+                    gx = gx[(slice(None), slice(None)) + tuple(slice(0, s) for s in x._shape[2:])]
             else:                # ... and the input grad of a conv is a transposed conv
                 op = _output_padding_to_reach(x._shape[2:], grad._shape[2:], kernel, stride, padding, dilation)
                 gx = Convolution.apply(grad, weight, None, stride, padding, dilation, True, op, groups)
