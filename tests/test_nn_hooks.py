@@ -3,6 +3,7 @@ hooks, whose gradients are compared with PyTorch's."""
 from collections import OrderedDict
 
 import numpy as np
+import pytest
 
 import tensorlab
 import tensorlab.nn as nn
@@ -74,3 +75,14 @@ def test_backward_hook_can_replace_input_gradient_and_pre_hook_sees_output_grad(
     np.testing.assert_array_equal(x.grad.numpy(), 0)
     assert outputs == [(1, 2)]
     assert m.weight.grad is not None
+
+
+def test_backward_hook_when_no_input_needs_grad(torch):
+    m = nn.Linear(2, 2)
+    got = {}
+    m.register_full_backward_hook(lambda mod, gin, gout: got.update(gin=gin, gout=gout))
+    with pytest.warns(UserWarning, match="Full backward hook is firing when gradients are computed with respect "
+                                         "to module outputs since no inputs require gradients"):
+        m(tensorlab.ones(1, 2)).sum().backward()
+    assert got["gin"] == (None,)
+    np.testing.assert_array_equal(got["gout"][0].numpy(), [[1.0, 1.0]])

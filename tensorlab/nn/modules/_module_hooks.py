@@ -165,7 +165,12 @@ class _BackwardHookState:
                 if result is not None:
                     grads = tuple(result) if isinstance(result, (tuple, list)) else (result,)
             self.grad_output = grads
-            if self.n_inputs_wanting_grad == 0:  # nothing flows into the inputs: report now
+            if self.n_inputs_wanting_grad == 0 and module._backward_hooks:   # nothing reaches the inputs
+                import warnings
+                warnings.warn("Full backward hook is firing when gradients are computed with respect to module "
+                              "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/main/"
+                              "generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for "
+                              "more details.", UserWarning, stacklevel=2)
                 for hook in list(module._backward_hooks.values()):
                     hook(module, (None,), grads)
             return grads
