@@ -3,8 +3,8 @@
 ``nn.Linear`` holds a weight and a bias and calls ``F.linear(x, weight, bias)``; ``nn.ReLU`` calls
 ``F.relu``. The functions check their arguments like PyTorch does and then call one autograd Function
 (tensorlab/ops/nn*.py) or a few tensor ops. This file has activations, linear, dropout, embedding and
-normalisation; convolution/pooling/padding/resizing are in _functional_conv.py, losses in
-_functional_loss.py -- all importable from here.
+normalisation; convolution/pooling are in _functional_conv.py, padding/resizing in
+_functional_resize.py, losses in _functional_loss.py -- all importable from here.
 See course/11_layers_from_scratch.
 """
 from .. import ops as _ops
@@ -16,6 +16,8 @@ from ._functional_conv import *  # noqa: F401,F403
 from ._functional_conv import __all__ as _conv_all
 from ._functional_loss import *  # noqa: F401,F403
 from ._functional_loss import __all__ as _loss_all
+from ._functional_resize import *  # noqa: F401,F403
+from ._functional_resize import __all__ as _resize_all
 
 
 def _inplace_or_not(fn, input, inplace, *args):
@@ -301,4 +303,4 @@ __all__ = (["relu", "relu_", "relu6", "threshold", "leaky_relu", "elu", "selu", 
             "softplus", "sigmoid", "tanh", "logsigmoid", "hardtanh", "hardsigmoid", "hardswish", "softsign",
             "tanhshrink", "softmax", "softmin", "log_softmax", "linear", "bilinear", "dropout", "dropout1d",
             "dropout2d", "dropout3d", "embedding", "one_hot", "normalize", "batch_norm", "layer_norm",
-            "group_norm", "instance_norm"] + list(_conv_all) + list(_loss_all))
+            "group_norm", "instance_norm"] + list(_conv_all) + list(_loss_all) + list(_resize_all))
