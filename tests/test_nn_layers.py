@@ -269,6 +269,16 @@ def test_batch_norm1d_matches_torch(torch, train, shape):
     np.testing.assert_allclose(ours.running_var.numpy(), theirs.running_var.numpy(), rtol=1e-5)
 
 
+def test_batch_norm_failed_call_changes_nothing():
+    bn = nn.BatchNorm2d(3)
+    with pytest.raises(RuntimeError, match="running_mean should contain 4 elements not 3"):
+        bn(tensorlab.randn(2, 4, 3, 3))
+    with pytest.raises(ValueError, match="Expected more than 1 value per channel when training"):
+        bn(tensorlab.randn(1, 3, 1, 1))
+    assert bn.num_batches_tracked.item() == 0
+    np.testing.assert_array_equal(bn.running_mean.numpy(), 0)
+
+
 @pytest.mark.parametrize("kwargs", [dict(affine=False), dict(track_running_stats=False), dict(bias=False)])
 def test_batch_norm_options(torch, kwargs):
     ours, theirs = nn.BatchNorm2d(2, **kwargs), torch.nn.BatchNorm2d(2, **kwargs)

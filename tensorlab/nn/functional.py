@@ -254,6 +254,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                eps=1e-5):
     """Normalise each channel over the batch (training: batch statistics, updating the running ones in
     place; eval: the running statistics)."""
+    _check_batch_norm(input, running_mean, running_var, weight, bias, training)
+    return _norm.NativeBatchNorm.apply(input, weight, bias, running_mean, running_var, training,
+                                       0.0 if momentum is None else momentum, eps)
+
+
+def _check_batch_norm(input, running_mean, running_var, weight, bias, training):
+    """Every check batch_norm makes, before anything (running statistics included) is touched."""
     if training:
         per_channel = input.numel() // input._shape[1] if input.dim() > 1 else input.numel()
         if per_channel <= 1:
@@ -266,8 +273,6 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
-    return _norm.NativeBatchNorm.apply(input, weight, bias, running_mean, running_var, training,
-                                       0.0 if momentum is None else momentum, eps)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):

@@ -72,15 +72,19 @@ class _BatchNorm(Module):
 
     def forward(self, input):
         self._check_input_dim(input)
+        use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
+        track = not self.training or self.track_running_stats
+        running_mean = self.running_mean if track else None
+        running_var = self.running_var if track else None
+        # check everything before counting the batch: a failed call changes nothing
+        F._check_batch_norm(input, running_mean, running_var, self.weight, self.bias, use_batch_stats)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked.add_(1)
             if self.momentum is None:   # cumulative average: batch k gets weight 1/k
                 factor = 1.0 / float(self.num_batches_tracked)
-        use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
-        track = not self.training or self.track_running_stats
-        return F.batch_norm(input, self.running_mean if track else None, self.running_var if track else None,
-                            self.weight, self.bias, use_batch_stats, factor, self.eps)
+        return F.batch_norm(input, running_mean, running_var, self.weight, self.bias, use_batch_stats, factor,
+                            self.eps)
 
     def extra_repr(self):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
