@@ -154,6 +154,8 @@ def _renorm_rows(weight, indices, max_norm, norm_type):
     """``max_norm``: rescale (in place, untracked) the looked-up rows whose norm exceeds it."""
     xp = xp_of(weight)
     rows = xp.unique(indices._array.reshape(-1))
+    if rows.size and (int(rows[0]) < 0 or int(rows[-1]) >= weight._shape[0]):
+        raise IndexError("index out of range in self")     # before anything is rescaled
     w = weight._array
     norms = xp.sum(xp.abs(w[rows]) ** norm_type, axis=1) ** (1.0 / norm_type)
     scale = xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
