@@ -97,9 +97,10 @@ class Tensor:
         elif not isinstance(array, for_device(device).xp.ndarray):
             array = for_device(device).xp.asarray(array)
         if array.flags.c_contiguous:
-            self._storage = UntypedStorage(array.reshape(-1), device)
+            self._storage = storage = object.__new__(UntypedStorage)  # (skips __init__: hot path)
+            storage._flat, storage.device = array.reshape(-1), device
             self._offset = 0
-            self._stride = _layout.contiguous_strides(array.shape)
+            self._stride = _contiguous_strides(array.shape)
         else:
             flat, self._offset, self._stride = _flat_buffer_of(array, for_device(device).xp)
             self._storage = UntypedStorage(flat, device)
@@ -459,6 +460,20 @@ def _dim_of(t, dim):
     if not t._shape:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     return _layout.normalize_dim(dim, len(t._shape))
+
+
+_CONTIGUOUS = {}
+
+
+def _contiguous_strides(shape):
+    """``_layout.contiguous_strides``, remembered per shape: results of the same shape are made over
+    and over in a training loop."""
+    strides = _CONTIGUOUS.get(shape)
+    if strides is None:
+        if len(_CONTIGUOUS) > 4096:
+            _CONTIGUOUS.clear()
+        strides = _CONTIGUOUS[shape] = _layout.contiguous_strides(shape)
+    return strides
 
 
 def _flat_buffer_of(array, xp):

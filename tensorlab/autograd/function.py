@@ -30,6 +30,9 @@ from . import anomaly_mode, grad_mode
 from .graph import SECOND_BACKWARD, Node, SavedTensor, _sequence, gradient_edge
 
 
+_GradState = grad_mode._State   # read once per op: kept as a module global for speed
+
+
 class _NoGrads(tuple):
     """``needs_input_grad`` when nothing is recorded: False for every argument."""
 
@@ -58,6 +61,14 @@ class BackwardFunction(Node):
         if self._builtin:
             return super().__repr__()
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def input_shapes(self):
+        """Shapes of the inputs this node was recorded with, in order (``()`` for a Python scalar).
+
+        Recorded by ``Function.apply`` only when a graph is built, so forward need not compute them.
+        """
+        return tuple(m[0] if m is not None else () for m in self._input_meta)
 
     # -- the ctx API used inside forward ----------------------------------------------------
     def save_for_backward(self, *tensors):
@@ -153,21 +164,29 @@ class Function:
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` with recording off; if an input requires grad, record the node."""
-        Tensor = _t.Tensor
+        _Tensor = _t.Tensor
         node = object.__new__(cls._backward_cls)  # the ctx; it gets a sequence number only if recorded
-        previous = grad_mode._State.enabled
+        state = _GradState
+        previous = state.enabled
         needs = False
         if previous:
             for a in args:
-                if isinstance(a, Tensor) and a._requires_grad:
+                if isinstance(a, _Tensor) and a._requires_grad:
                     needs = True
                     break
+        if not needs and not cls._uses_setup_context:
+            # Nothing will be recorded: no input requires grad, so no op inside forward can record
+            # either, and grad mode need not be switched. (The common case in evaluation and updates.)
+            outputs = cls.forward(node, *args, **kwargs)
+            if node._dirty:
+                _mark_dirty_outputs(node, outputs)
+            return outputs
         if needs:
             node._seq_nr = next(_sequence)
-            node.needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+            node.needs_input_grad = tuple([isinstance(a, _Tensor) and a._requires_grad for a in args])
             if anomaly_mode._enabled:
                 node._anomaly_trace = "".join(traceback.format_stack()[:-1])
-        grad_mode._State.enabled = False
+        state.enabled = False
         try:
             if cls._uses_setup_context:
                 outputs = cls.forward(*args, **kwargs)
@@ -175,7 +194,7 @@ class Function:
             else:
                 outputs = cls.forward(node, *args, **kwargs)
         finally:
-            grad_mode._State.enabled = previous
+            state.enabled = previous
         if node._dirty:
             _mark_dirty_outputs(node, outputs)
         if needs:

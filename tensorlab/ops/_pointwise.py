@@ -37,8 +37,12 @@ def broadcast_operands(*xs, dtype=None):
     """
     if len(xs) == 2:
         a, b = xs
-        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._shape != b._shape:
-            _layout.broadcast_shapes(a._shape, b._shape)
+        if isinstance(a, Tensor) and isinstance(b, Tensor):
+            if a._shape != b._shape:
+                _layout.broadcast_shapes(a._shape, b._shape)
+            elif dtype is None and a._array.dtype is b._array.dtype and a._storage.device is b._storage.device \
+                    and a._array.dtype.kind == "f":
+                return (a._array, b._array), _dtype._FROM_NUMPY[a._array.dtype], a._storage.device
     else:
         shapes = [x._shape for x in xs if isinstance(x, Tensor)]
         if any(s != shapes[0] for s in shapes):

@@ -36,16 +36,16 @@ class Add(Function):
     @staticmethod
     def forward(ctx, a, b, alpha):
         (x, y), dtype, device = broadcast_operands(a, b)
-        _check_alpha(alpha, dtype)
-        ctx.shapes, ctx.alpha = (shape_of(a), shape_of(b)), alpha
-        if alpha == 1:
+        ctx.alpha = alpha
+        if type(alpha) is int and alpha == 1:
             return wrap(x + y, device)
+        _check_alpha(alpha, dtype)
         out = x + y * alpha
         return wrap(out.astype(bool) if dtype is _dtype.bool else out, device)
 
     @staticmethod
     def backward(ctx, grad):
-        a_shape, b_shape = ctx.shapes
+        a_shape, b_shape = ctx.input_shapes
         ga = unbroadcast(grad, a_shape) if ctx.needs_input_grad[0] else None
         gb = unbroadcast(grad if ctx.alpha == 1 else grad * ctx.alpha, b_shape) if ctx.needs_input_grad[1] else None
         return ga, gb, None
@@ -303,12 +303,25 @@ def _rfloordiv(other, self):
     return NotDifferentiable.apply(other, self, _floor_divide_values, "floor_divide")
 
 
-Tensor.__add__ = operator(lambda a, b: Add.apply(a, b, 1))
-Tensor.__radd__ = operator(lambda a, b: Add.apply(a, b, 1))  # 2 + x runs x.add(2), as in PyTorch
+def _add_operator(self, other):
+    """``x + y`` and ``2 + x`` (which runs ``x.add(2)``, as in PyTorch). Written out rather than
+    made by ``operator`` because it is the most frequent op of all: one call less per addition."""
+    if isinstance(other, (Tensor, int, float, bool)):
+        return Add.apply(self, other, 1)
+    return NotImplemented
+
+
+def _mul_operator(self, other):
+    """``x * y`` and ``2 * x`` (the scalar is the second input, as in PyTorch)."""
+    if isinstance(other, (Tensor, int, float, bool)):
+        return Mul.apply(self, other)
+    return NotImplemented
+
+
+Tensor.__add__ = Tensor.__radd__ = _add_operator
 Tensor.__sub__ = operator(lambda a, b: Sub.apply(a, b, 1))
 Tensor.__rsub__ = operator(lambda a, b: RsubScalar.apply(b, a, 1), reflected=True)
-Tensor.__mul__ = operator(Mul.apply)
-Tensor.__rmul__ = operator(Mul.apply)  # 2 * x runs x.mul(2): the scalar is the second input
+Tensor.__mul__ = Tensor.__rmul__ = _mul_operator
 Tensor.__truediv__ = operator(Div.apply)
 Tensor.__rtruediv__ = operator(_rtruediv)
 Tensor.__floordiv__ = operator(floor_divide)
