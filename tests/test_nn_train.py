@@ -10,7 +10,7 @@ import pytest
 import tensorlab
 
 sklearn_datasets = pytest.importorskip("sklearn.datasets")
-pytestmark = pytest.mark.slow          # ~25 s on two cores
+pytestmark = pytest.mark.slow   # a few seconds on an idle machine, over a minute when its BLAS threads contend
 
 
 BATCH, LR, MOMENTUM = 64, 0.05, 0.9
