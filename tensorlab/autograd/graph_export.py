@@ -12,7 +12,11 @@ and the edges between them. Edges point the way the forward pass ran (input -> o
 torchviz's pictures; gradients flow against them. ``to_networkx`` and ``to_dot`` only lay that data
 out. See course/06_the_backward_graph.
 
-    >>> dot = to_dot(loss, params=dict(model.named_parameters()))   # paste into graphviz
+    >>> import tensorlab as torch
+    >>> w = torch.ones(2, requires_grad=True)
+    >>> loss = (w * 3).sum()
+    >>> print(to_dot(loss, params={"w": w}).splitlines()[0])   # paste the whole text into graphviz
+    digraph {
 """
 from collections import deque
 
