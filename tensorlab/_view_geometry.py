@@ -45,7 +45,7 @@ def unfold_geometry(shape, strides, dim, size, step):
     Window ``w`` starts ``w * step`` elements along ``dim``, so the window dim's stride is
     ``step * stride[dim]``; the new dim steps one element, so its stride is ``stride[dim]``.
     Overlapping windows (step < size) read the same memory twice -- nothing is copied.
-    See course/12_convolution (convolution as unfold + matmul).
+    See course/14_convolution (convolution as unfold + matmul).
 
     >>> unfold_geometry((7,), (1,), 0, 3, 2)     # windows [0:3], [2:5], [4:7]
     ((3, 3), (2, 1))

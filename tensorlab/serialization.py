@@ -4,7 +4,7 @@ PyTorch's ``.pth`` files are pickles: loading one may run any code its author ch
 PyTorch added ``weights_only=True``). A checkpoint only needs *data*, so tensorlab writes a format
 that holds data and nothing else: a JSON description of the object tree plus the raw bytes of the
 tensors. Loading parses JSON and copies bytes; it never imports, calls or evaluates anything named
-in the file. See course/13_saving_and_loading.
+in the file. See course/19_saving_and_loading.
 
 **What can be saved**: tensors (and ``nn.Parameter``), ``None``, ``bool``, ``int``, ``float``,
 ``str``, ``tensorlab.Size``, dtypes, devices, and ``list``/``tuple``/``dict``/``OrderedDict``/

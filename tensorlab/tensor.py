@@ -266,7 +266,7 @@ class Tensor:
 
     @property
     def grad_fn(self):
-        """The node that made this tensor (None for a leaf). See course/06_the_backward_graph."""
+        """The node that made this tensor (None for a leaf). See course/07_the_backward_graph."""
         if self._base is not None and self._view_version is not None:
             from .autograd.inplace import refresh_view
             refresh_view(self)  # a view whose base was modified in place gets a fresh history
@@ -310,7 +310,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute d(self)/d(leaf) for every leaf in self's graph and add it to ``leaf.grad``.
-        See course/05_autograd_basics."""
+        See course/06_autograd_basics."""
         from .autograd import backward
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

@@ -4,7 +4,7 @@ Read in this order: ``graph.py`` (nodes, edges, saved tensors), ``function.py`` 
 itself), ``engine.py`` (how backward runs), ``hooks.py`` (watching and changing gradients),
 ``grad_mode.py`` (switching recording off), ``inplace.py`` (history after in-place ops). Then ``functional.py`` (Jacobians and Hessians from
 ``grad``), ``gradcheck.py`` (checking a backward against finite differences) and
-``graph_export.py`` (drawing a graph). See course/05_autograd_basics and course/06_the_backward_graph.
+``graph_export.py`` (drawing a graph). See course/06_autograd_basics and course/07_the_backward_graph.
 """
 import warnings
 
@@ -92,7 +92,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
     An input the outputs do not depend on is an error, unless ``allow_unused`` (its gradient is
     then None) or ``materialize_grads`` (zeros). With ``create_graph`` the returned gradients have a
-    history of their own, so they can be differentiated again. See course/09_higher_order_gradients.
+    history of their own, so they can be differentiated again. See course/10_higher_order_gradients.
     """
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "

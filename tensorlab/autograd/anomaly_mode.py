@@ -5,7 +5,7 @@ it (slow: debugging only). When that node's backward raises, the engine warns wi
 "Error detected in ExpBackward0. Traceback of forward call that caused the error: ..." -- and
 re-raises the same error (with the stack attached as a note). With ``check_nan``, a backward that
 returns NaN raises at once, naming the node.
-See course/07_inplace_and_versions.
+See course/08_inplace_and_versions.
 """
 import warnings
 

@@ -35,7 +35,7 @@ is a dict with a ``"kind"`` and these fields:
 ``release``    ``node`` freed its saved tensors; ``shapes``: the shapes of what it had saved.
 ``done``       the pass finished (also after an error).
 
-See course/06_the_backward_graph.
+See course/07_the_backward_graph.
 """
 import contextlib
 import heapq

@@ -20,7 +20,7 @@ the ``ctx``: what forward saves on it, backward finds there.
 
 tensorlab's own ops (``mul``, ``exp``, ``view``...) are written exactly this way -- see
 tensorlab/ops/elementwise.py: ``(a * b).grad_fn`` is a ``MulBackward0``, a BackwardFunction just like
-``SquareBackward``. See course/08_custom_functions.
+``SquareBackward``. See course/09_custom_functions.
 """
 import functools
 import traceback

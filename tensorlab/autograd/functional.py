@@ -12,7 +12,7 @@ Reverse mode gives one row of the Jacobian per backward pass: ``grad(y_i, x)`` i
 
 Inputs and outputs are a Tensor or a tuple of Tensors; results keep that structure. With
 ``strict=True`` an output that does not depend on an input is an error instead of zeros.
-See course/09_higher_order_gradients.
+See course/10_higher_order_gradients.
 """
 from . import grad_mode
 from ..tensor import Tensor

@@ -8,7 +8,7 @@ the mode holds each time the generator resumes):
     with torch.no_grad():          @torch.no_grad()          torch.set_grad_enabled(False)
         y = model(x)               def evaluate(model): ...
 
-See course/05_autograd_basics.
+See course/06_autograd_basics.
 """
 import functools
 import inspect

@@ -8,7 +8,7 @@ Both are laid out as PyTorch prints them: ``(input numel, output numel)``. They 
 
 ``fast_mode`` compares a single number instead: ``v^T J u`` for random ``u`` and ``v`` (one directional
 derivative, one backward) -- and recomputes the full matrices only to report a failure.
-See course/08_custom_functions.
+See course/09_custom_functions.
 """
 import warnings
 

@@ -17,7 +17,7 @@ the result towards the leaves, which is the direction gradients flow.
     >>> y.grad_fn.next_functions[0][0].next_functions  # x, and the Python number 2
     ((<AccumulateGrad object at 0x...>, 0), (None, 0))
 
-See course/06_the_backward_graph.
+See course/07_the_backward_graph.
 """
 import itertools
 import weakref
@@ -239,7 +239,7 @@ class SavedTensor:
     Unpacking checks the version: if an in-place op changed the tensor since, the gradient would be
     wrong, so backward raises instead. A node's saved *output* is kept without its ``grad_fn`` (that
     would be the node itself: a reference cycle) and gets it back when unpacked.
-    See course/07_inplace_and_versions.
+    See course/08_inplace_and_versions.
     """
 
     __slots__ = ("tensor", "version", "output_nr", "node")

@@ -10,7 +10,7 @@
 
 and the edges between them. Edges point the way the forward pass ran (input -> op -> output), like
 torchviz's pictures; gradients flow against them. ``to_networkx`` and ``to_dot`` only lay that data
-out. See course/06_the_backward_graph.
+out. See course/07_the_backward_graph.
 
     >>> import tensorlab as torch
     >>> w = torch.ones(2, requires_grad=True)

@@ -14,7 +14,7 @@ On a node (``node.register_prehook(fn)``, ``node.register_hook(fn)``): ``fn(grad
 runs, ``fn(grad_inputs, grad_outputs)`` after; either may return replacements.
 
 Every ``register_*`` returns a handle whose ``remove()`` takes the hook away again.
-See course/06_the_backward_graph.
+See course/07_the_backward_graph.
 """
 import weakref
 

@@ -13,7 +13,7 @@ view itself gets an ``AsStridedBackward0`` that reads its slice out of the base'
 Other views of the same base that already existed are now stale too. Each view remembers the version
 of the shared counter its grad_fn was made for; when asked for its grad_fn at a later version, it
 makes a fresh ``AsStridedBackward0`` from the base's current history (as PyTorch does, lazily).
-See course/07_inplace_and_versions.
+See course/08_inplace_and_versions.
 """
 from . import grad_mode
 from .graph import Node, gradient_edge

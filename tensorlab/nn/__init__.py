@@ -6,7 +6,7 @@
 * layers (modules/*.py): Linear, Conv2d, MaxPool2d, BatchNorm2d, Dropout, Embedding, ReLU, losses...
 * ``functional`` (``F``): the same computations as plain functions; ``init``: weight initialisation;
   ``utils``: gradient clipping and parameter/vector conversion.
-See course/09_modules_and_parameters.
+See course/11_modules_and_parameters.
 """
 from . import functional, init  # noqa: F401
 from .modules import *  # noqa: F401,F403

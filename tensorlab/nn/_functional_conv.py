@@ -2,7 +2,7 @@
 
 The functions normalise their arguments (``stride=2`` -> ``(2, 2)``), check them with PyTorch's error
 messages, and call the kernels in tensorlab/ops/nn_conv.py, nn_pool.py and nn_pad.py.
-See course/12_convolution.
+See course/14_convolution.
 """
 import math
 

@@ -1,6 +1,6 @@
 """nn.functional, losses: argument checks and the composite losses (cross entropy = log_softmax +
 nll_loss). The kernels are in tensorlab/ops/nn_loss.py.
-See course/14_losses.
+See course/13_layers_and_losses.
 """
 import warnings
 

@@ -1,7 +1,7 @@
 """nn.functional, padding and resizing: ``pad`` (constant, reflect, replicate, circular) and
 ``interpolate`` (nearest, nearest-exact, (bi/tri)linear, area). The kernels are in
 tensorlab/ops/nn_pad.py.
-See course/12_convolution.
+See course/14_convolution.
 """
 import math
 

@@ -5,7 +5,7 @@
 (tensorlab/ops/nn*.py) or a few tensor ops. This file has activations, linear, dropout, embedding and
 normalisation; convolution/pooling are in _functional_conv.py, padding/resizing in
 _functional_resize.py, losses in _functional_loss.py -- all importable from here.
-See course/11_layers_from_scratch.
+See course/13_layers_and_losses.
 """
 from .. import ops as _ops
 from ..ops import nn as _nn

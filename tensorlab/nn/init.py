@@ -9,7 +9,7 @@ A uniform distribution on [-b, b] has variance b^2 / 3, hence the ``sqrt(3)`` in
 Every function runs under ``no_grad`` (initialising is not part of the model's computation) and
 draws from the generator ``tensorlab.manual_seed`` resets. ``nn.Linear`` and ``nn.Conv2d`` use
 ``kaiming_uniform_(w, a=sqrt(5))``, which works out to uniform(-1/sqrt(fan_in), 1/sqrt(fan_in)).
-See course/09_modules_and_parameters.
+See course/11_modules_and_parameters.
 """
 import math
 import warnings

@@ -5,7 +5,7 @@ two differences: ``requires_grad`` is True by default, and assigning it to a Mod
 *registers* it, so ``model.parameters()`` finds it and an optimizer can update it.
 Buffers (``register_buffer``) are the other kind of module state: saved in ``state_dict`` but not
 learned (BatchNorm's running mean is one).
-See course/09_modules_and_parameters.
+See course/11_modules_and_parameters.
 """
 from ..tensor import Tensor
 

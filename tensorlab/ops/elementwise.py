@@ -4,7 +4,7 @@ Inputs broadcast against each other; the result dtype follows PyTorch's promotio
 (``_dtype.result_type``: int tensor + 2.5 is float32, int / int is float32). In backward, a broadcast
 input receives the gradient *summed* over the dims it was stretched along (``unbroadcast``).
 
-Every op is an ``autograd.Function``, the same class a learner subclasses in course/08_custom_functions.
+Every op is an ``autograd.Function``, the same class a learner subclasses in course/09_custom_functions.
 Backward formulas are written with tensor ops, so they can be differentiated again.
 See course/04_ops_and_reductions.
 """

@@ -6,7 +6,7 @@ Every in-place op is its out-of-place op plus a write-back:
 3. copy the result into ``self``'s memory and bump the shared version counter, so any node that
    saved the old values will refuse to run backward with the new ones;
 4. if recording, ``self`` (or its base, for a view) takes the new node as its history.
-See course/07_inplace_and_versions.
+See course/08_inplace_and_versions.
 """
 from .. import _dtype
 from ..autograd import grad_mode

@@ -4,7 +4,7 @@ The nn kernels are ordinary autograd Functions, like ``mul`` or ``sum``: ``forwa
 ``backward`` is written with tensor ops (so ``create_graph=True`` works). They are split by family:
 nn_activation (relu, softmax...), nn_conv (convolution), nn_pool (pooling), nn_norm (batch/layer/group
 norm), nn_loss (losses), nn_pad (pad, interpolate). ``tensorlab.nn.functional`` is the public face.
-See course/11_layers_from_scratch.
+See course/13_layers_and_losses.
 """
 from .. import _dtype
 from ..autograd.function import Function

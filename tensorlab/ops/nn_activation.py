@@ -5,7 +5,7 @@ Each activation here is applied elementwise (softmax: along one dim). Backward m
 incoming gradient by the derivative ``f'(x)``. Where ``f'`` is itself smooth, it is written with tensor
 ops (silu's ``s * (1 + x * (1 - s))``), so double backward works; where it is a step (leaky_relu's
 slope), it is a constant mask -- its own derivative is zero anyway.
-See course/11_layers_from_scratch.
+See course/13_layers_and_losses.
 """
 import math
 

@@ -14,7 +14,7 @@ Backward is two more matrix products:
 The input gradient of a convolution is a *transposed* convolution, and vice versa, so one Function
 with a ``transposed`` flag (PyTorch's ``aten::convolution``) covers both directions -- and double
 backward comes for free. Groups split channels into independent convolutions (a batch of matmuls).
-See course/12_convolution.
+See course/14_convolution.
 """
 import math
 

@@ -7,7 +7,7 @@ loss times the incoming gradient, divided by the element count for "mean".
 The classification losses are built for numerical stability: cross entropy is ``log_softmax`` (which
 never forms ``exp(x)`` of a large logit) followed by ``nll_loss`` (pick ``-log p`` of the true class);
 ``binary_cross_entropy_with_logits`` folds the sigmoid into the log with the log-sum-exp trick.
-See course/14_losses.
+See course/13_layers_and_losses.
 """
 import numpy as np
 

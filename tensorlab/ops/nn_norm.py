@@ -9,7 +9,7 @@ All three share one formula, ``y = (x - mean) / sqrt(var + eps) * weight + bias`
 Batch norm in training mode also updates running averages of mean and (unbiased) variance, which it
 uses instead of batch statistics in eval mode. The backward of normalisation is the classic
 ``invstd * (g - mean(g) - xhat * mean(g * xhat))``, written with tensor ops.
-See course/13_normalization.
+See course/15_normalization_and_regularization.
 """
 from ..autograd.function import Function
 from ._util import wrap, xp_of

@@ -8,7 +8,7 @@ Two reusable ideas cover all of them:
   matrix. Linear/bilinear resizing (two non-zeros per row) and adaptive average pooling (one averaging
   window per row) are this. Backward multiplies by the transposed matrices.
 Constant padding is its own inverse: padding by ``-p`` crops what padding by ``p`` added.
-See course/12_convolution.
+See course/14_convolution.
 """
 import numpy as np
 

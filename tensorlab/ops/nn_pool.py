@@ -6,7 +6,7 @@ each output gradient back to the pixels of its window: for max, only to the winn
 scatter-add at the saved indices); for average, equally to every pixel (col2im).
 Adaptive average pooling (windows chosen from the output size) is a product with a small averaging
 matrix per spatial dim: see ``adaptive_matrix`` in nn_pad.py.
-See course/12_convolution.
+See course/14_convolution.
 """
 import math
 

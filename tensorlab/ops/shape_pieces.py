@@ -3,7 +3,7 @@
 ``narrow`` takes a range of one dim, ``split``/``chunk``/``unbind`` cut a tensor into several views,
 ``diagonal`` walks two dims at once, and ``unfold`` lays out sliding windows -- overlapping views of
 the same memory, which is how a convolution can become one matrix multiply.
-See course/02_storage_and_strides and course/12_convolution.
+See course/02_storage_and_strides and course/14_convolution.
 """
 import operator
 

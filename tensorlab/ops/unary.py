@@ -6,7 +6,7 @@ as PyTorch's do; ``abs``, ``sign``, ``relu``, ``floor``... keep integer dtypes.
 
 The derivative is what backward multiplies the incoming gradient by (the chain rule):
 ``d/dx sin(x) = cos(x)``, so ``SinBackward0`` returns ``grad * x.cos()``.
-See course/04_ops_and_reductions and course/05_autograd_basics.
+See course/04_ops_and_reductions and course/06_autograd_basics.
 """
 import math
 

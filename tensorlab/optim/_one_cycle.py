@@ -9,7 +9,7 @@ along half a cosine or a straight line::
 
 with ``initial_lr = max_lr / div_factor`` and ``min_lr = initial_lr / final_div_factor``. The start
 and end values are stored in each param group ('initial_lr', 'max_lr', 'min_lr', 'max_momentum',
-'base_momentum'). See course/12_lr_schedules.
+'base_momentum'). See course/17_optimizers_and_schedules.
 """
 import math
 

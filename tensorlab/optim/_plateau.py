@@ -5,7 +5,7 @@ an improvement when it beats the best so far by more than ``threshold`` (relativ
 threshold)`` in 'min' mode; absolute: ``best - threshold``). After more than ``patience`` epochs
 without improvement every lr is multiplied by ``factor`` (never below ``min_lr``, and only if the
 change is larger than ``eps``), then ``cooldown`` epochs pass before bad epochs are counted again.
-See course/12_lr_schedules.
+See course/17_optimizers_and_schedules.
 """
 from math import inf
 import warnings

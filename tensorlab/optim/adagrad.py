@@ -8,7 +8,7 @@ For each parameter ``p`` with gradient ``g`` (``-g`` when ``maximize``), at step
     p = p - clr * g / (sqrt(s) + eps)
 
 Rarely-updated coordinates keep large steps; frequently-updated ones slow down -- good for sparse
-features, but the steps only ever shrink. See course/11_optimizers.
+features, but the steps only ever shrink. See course/17_optimizers_and_schedules.
 """
 from ..autograd.grad_mode import no_grad
 from .adam import _step_counter

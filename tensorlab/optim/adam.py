@@ -13,7 +13,7 @@ For each parameter ``p`` with gradient ``g`` (``-g`` when ``maximize``), at step
 
 A parameter whose gradient is consistently large gets the same step size as one whose gradient is
 consistently small: Adam divides by the gradient's own scale.
-See course/11_optimizers.
+See course/17_optimizers_and_schedules.
 """
 from .. import _dtype
 from ..autograd.grad_mode import no_grad

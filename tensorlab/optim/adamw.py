@@ -3,7 +3,7 @@
 Adam's ``weight_decay`` adds ``wd * p`` to the gradient, so the penalty is then divided by Adam's
 per-parameter scale and parameters with large gradients are barely regularised. AdamW instead
 shrinks every parameter directly, ``p = p * (1 - lr * wd)``, before the usual Adam step. That one
-line is the whole difference (see ``Adam._update`` in adam.py). See course/11_optimizers.
+line is the whole difference (see ``Adam._update`` in adam.py). See course/17_optimizers_and_schedules.
 """
 from .adam import Adam
 

@@ -9,7 +9,7 @@ OneCycleLR) -- increments ``last_epoch`` and writes the new lr into every param 
 Most schedules here are *recursive*: the next lr is computed from the current ``group['lr']``
 (StepLR multiplies by gamma at each boundary), exactly as PyTorch does, so the learning rates --
 including their last floating-point bits -- match PyTorch's. ``state_dict()`` is the scheduler's
-``__dict__`` without the optimizer. See course/12_lr_schedules.
+``__dict__`` without the optimizer. See course/17_optimizers_and_schedules.
 """
 from bisect import bisect_right
 from collections import Counter

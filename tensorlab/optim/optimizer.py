@@ -15,7 +15,7 @@ gradients before the next backward (by default it sets them to ``None``).
 
 ``state_dict()`` replaces tensors by integer ids (0, 1, 2... in group order), so the state can be
 saved and loaded into a fresh optimizer built over the same parameters.
-See course/10_training_loop and course/11_optimizers.
+See course/16_training_loop and course/17_optimizers_and_schedules.
 """
 from collections import OrderedDict, defaultdict
 from copy import deepcopy

@@ -11,7 +11,7 @@ For each parameter ``p`` with gradient ``g`` (``-g`` when ``maximize``)::
     otherwise: p = p - lr * g / avg
 
 Like Adam without bias correction (and momentum applied after the division).
-See course/11_optimizers.
+See course/17_optimizers_and_schedules.
 """
 from ..autograd.grad_mode import no_grad
 from .adam import _step_counter

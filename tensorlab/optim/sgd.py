@@ -9,7 +9,7 @@ For each parameter ``p`` with gradient ``g`` (``-g`` when ``maximize``)::
     p = p - lr * g
 
 Every line is an in-place tensor op under ``no_grad``: ``p`` keeps its identity and storage.
-See course/11_optimizers.
+See course/17_optimizers_and_schedules.
 """
 from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer

@@ -4,7 +4,7 @@
 - ``LeNet5``: LeCun et al.'s 1998 convolutional network, in its modern form (ReLU, max-pooling).
 - ``BasicBlock`` and ``ResNet``: residual blocks (He et al., 2016) -- ``out = relu(F(x) + x)`` -- and a
   tiny ResNet for 8x8 digits, 28x28 MNIST or 32x32 colour images.
-See course/12_convolutional_networks.
+See course/14_convolution.
 """
 from .. import nn
 

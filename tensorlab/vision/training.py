@@ -3,7 +3,7 @@
 Every lesson that trains a model runs the same five lines per batch -- forward, loss,
 ``zero_grad``, ``backward``, ``step`` -- which is all ``train_epoch`` does; read it once, then let
 ``fit`` run it for several epochs while a progress bar shows the loss and the test accuracy.
-Pass a ``SummaryWriter`` to also log the curves for TensorBoard. See course/11_watching_training.
+Pass a ``SummaryWriter`` to also log the curves for TensorBoard. See course/20_watching_training.
 """
 from ..utils.progress import progress
 

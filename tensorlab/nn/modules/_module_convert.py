@@ -3,7 +3,7 @@
 Every parameter and buffer is converted, but the Parameter *objects* stay the same: only the data
 they point at is replaced (``param.data = converted``). So an optimizer created before
 ``model.to(...)`` still holds the model's parameters, and its updates still reach the model.
-See course/09_modules_and_parameters.
+See course/11_modules_and_parameters.
 """
 from ...autograd import grad_mode
 

@@ -5,7 +5,7 @@
 gradients flowing out of the module (``grad_output``) and into its inputs (``grad_input``): the call
 threads its inputs and outputs through an identity autograd Function whose backward reports them.
 Every ``register_*`` returns a handle; ``handle.remove()`` unregisters the hook.
-See course/09_modules_and_parameters.
+See course/11_modules_and_parameters.
 """
 from collections import OrderedDict
 

@@ -8,7 +8,7 @@ in the same order as PyTorch's for the same architecture ("conv1.weight", "conv1
 ``load_state_dict`` copies values *into* the existing tensors (the Parameter objects stay the same, so
 an optimizer built earlier keeps working). Unlike PyTorch, a failed load changes nothing: every key,
 type and shape is checked first, and only then is anything copied.
-See course/09_modules_and_parameters.
+See course/11_modules_and_parameters.
 """
 from collections import OrderedDict, namedtuple
 

@@ -1,7 +1,7 @@
 """Activation layers: module wrappers around the functions in nn.functional, so a nonlinearity can
 sit in a Sequential. They hold no parameters (PReLU excepted) -- a ReLU in ``_modules`` contributes
 nothing to ``parameters()``.
-See course/11_layers_from_scratch.
+See course/13_layers_and_losses.
 """
 from .. import functional as F
 from ..parameter import Parameter

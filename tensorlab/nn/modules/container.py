@@ -4,7 +4,7 @@ A plain Python list of layers is invisible to ``parameters()`` -- ``__setattr__`
 Modules and Parameters. ``ModuleList``/``ModuleDict`` are a list/dict that *are* Modules, registering
 each item under its index/key ("layers.0.weight"). ``Sequential`` is a ModuleList whose forward
 feeds each layer's output to the next. ``ParameterList``/``ParameterDict`` do the same for Parameters.
-See course/10_containers.
+See course/12_containers_and_state_dict.
 """
 import operator
 from collections import OrderedDict

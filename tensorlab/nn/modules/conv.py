@@ -3,7 +3,7 @@
 ``Conv2d(in_channels, out_channels, kernel_size)`` owns ``weight`` (out, in/groups, kH, kW) and ``bias``
 (out,). Far fewer weights than a Linear layer on the same image, and translation-equivariant.
 How the sliding is computed (one matmul over strided windows) is in tensorlab/ops/nn_conv.py.
-See course/12_convolution.
+See course/14_convolution.
 """
 import math
 

@@ -1,7 +1,7 @@
 """Dropout: during training, zero each activation with probability ``p`` (and scale the survivors by
 1/(1-p)); in ``eval()`` mode, do nothing. A regulariser: no unit can rely on any single other unit.
 The random mask comes from the generator ``tensorlab.manual_seed`` resets.
-See course/15_training_tricks.
+See course/15_normalization_and_regularization.
 """
 from .. import functional as F
 from .module import Module

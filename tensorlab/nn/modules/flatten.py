@@ -1,5 +1,5 @@
 """Flatten and Unflatten: reshape between a conv stack's (N, C, H, W) and a classifier's (N, C*H*W).
-See course/12_convolution.
+See course/14_convolution.
 """
 from .module import Module
 

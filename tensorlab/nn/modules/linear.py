@@ -3,7 +3,7 @@
 ``Linear(in_features, out_features)`` owns ``weight`` (out, in) and ``bias`` (out,), registered as
 Parameters by plain attribute assignment, and initialised like PyTorch's: uniform on
 [-1/sqrt(in_features), 1/sqrt(in_features)].
-See course/09_modules_and_parameters.
+See course/11_modules_and_parameters.
 """
 import math
 

@@ -2,7 +2,7 @@
 
 Each wraps the function of the same name in nn.functional and stores its options. Class weights are
 registered as *buffers* (so they move with ``.to(device)`` and appear in ``state_dict``), as in PyTorch.
-See course/14_losses.
+See course/13_layers_and_losses.
 """
 from .. import functional as F
 from .._functional_loss import _reduction

@@ -10,7 +10,7 @@ A Module is a Python object with three ordered registries, filled *by attribute 
 over these registries: ``parameters()`` visits them recursively with dotted names ("fc.weight"),
 ``state_dict()`` collects them, ``to()`` converts them, ``train()`` flips a flag in each module. A
 layer created only inside ``forward`` is never assigned to ``self``, so it is never registered.
-See course/09_modules_and_parameters.
+See course/11_modules_and_parameters.
 """
 
 from ...tensor import Tensor

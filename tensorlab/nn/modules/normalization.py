@@ -5,7 +5,7 @@ BatchNorm is the one layer whose *buffers* change during training: ``running_mea
 ``running_var`` track the statistics seen so far (an exponential average with ``momentum``, or a
 plain average when ``momentum=None``), and ``num_batches_tracked`` counts the batches. In
 ``eval()`` mode it normalises with those instead of the batch's own statistics.
-See course/13_normalization.
+See course/15_normalization_and_regularization.
 """
 import numbers
 

@@ -1,5 +1,5 @@
 """Padding and upsampling layers (module forms of F.pad and F.interpolate).
-See course/12_convolution.
+See course/14_convolution.
 """
 from .. import functional as F
 from .module import Module

@@ -1,5 +1,5 @@
 """Pooling layers: shrink feature maps by summarising windows (max or mean). No parameters.
-See course/12_convolution.
+See course/14_convolution.
 """
 from .. import functional as F
 from .module import Module

@@ -12,7 +12,7 @@ Written with ordinary tensor ops, so backward is "backpropagation through time" 
 unrolls the loop. The input projections of all time steps are computed in one matmul up front.
 Layers stack (each layer's outputs are the next one's inputs); ``bidirectional`` adds a second pass
 over the reversed sequence. Parameter names and shapes are PyTorch's, so state_dicts interchange.
-See course/16_sequences.
+See course/21_sequences.
 """
 import math
 import warnings

@@ -3,7 +3,7 @@
 ``Embedding(num_embeddings, embedding_dim)(ids)`` is ``weight[ids]`` -- equivalent to multiplying a
 one-hot vector by ``weight``, without building the one-hot. Rows are initialised N(0, 1); the
 ``padding_idx`` row starts at zero and never receives a gradient.
-See course/16_sequences.
+See course/21_sequences.
 """
 from .. import functional as F
 from .. import init

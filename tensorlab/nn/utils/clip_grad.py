@@ -3,7 +3,7 @@
 ``clip_grad_norm_`` treats all gradients as one long vector; if its norm exceeds ``max_norm``, every
 gradient is scaled down by the same factor (the direction is kept). ``clip_grad_value_`` clamps each
 element to [-clip_value, clip_value]. Both change ``.grad`` in place, outside autograd.
-See course/15_training_tricks.
+See course/15_normalization_and_regularization.
 """
 import math
 

@@ -1,6 +1,6 @@
 """All parameters as one flat vector, and back (used by optimisers that work on vectors, e.g. L-BFGS,
 and to count or compare weights).
-See course/09_modules_and_parameters.
+See course/11_modules_and_parameters.
 """
 from ...tensor import Tensor
 

@@ -9,7 +9,7 @@ Three roles, one file each:
 * the **DataLoader** (dataloader.py) glues them: for each list of indices it fetches the examples
   and ``collate_fn`` (collate.py) stacks them into batch tensors.
 
-See course/09_datasets_and_dataloaders.
+See course/18_data_and_transforms.
 """
 from .collate import default_collate, default_convert
 from .dataloader import DataLoader, get_worker_info

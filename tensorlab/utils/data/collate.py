@@ -12,7 +12,7 @@
     tuple / list      -> a list of collated positions ("transpose" the batch)
 
 So a dataset of ``(image, label)`` pairs gives ``[images [B, C, H, W], labels [B]]``.
-See course/09_datasets_and_dataloaders.
+See course/18_data_and_transforms.
 """
 import collections.abc
 import copy

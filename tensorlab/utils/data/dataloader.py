@@ -12,7 +12,7 @@ the global generator that ``tensorlab.manual_seed`` resets); ``batch_size=None``
 Loading always runs in the calling process: ``num_workers`` (and ``pin_memory``, ``timeout``,
 ``worker_init_fn``, ``prefetch_factor``, ``persistent_workers``) are accepted so PyTorch code runs
 unchanged, and checked as PyTorch checks them, but no worker processes are started -- the batches
-are the same, only produced one after another. See course/09_datasets_and_dataloaders.
+are the same, only produced one after another. See course/18_data_and_transforms.
 """
 import math
 

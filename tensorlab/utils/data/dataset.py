@@ -3,7 +3,7 @@
 A map-style ``Dataset`` is just ``__getitem__`` and ``__len__``; ``TensorDataset`` serves row ``i``
 of several equally long tensors, ``Subset`` a chosen list of indices of another dataset,
 ``ConcatDataset`` several datasets end to end. ``random_split`` shuffles the indices once and cuts
-them into ``Subset``s (e.g. train / validation). See course/09_datasets_and_dataloaders.
+them into ``Subset``s (e.g. train / validation). See course/18_data_and_transforms.
 """
 import bisect
 import math

@@ -3,7 +3,7 @@
 A sampler is any iterable of indices (with ``__len__``). ``SequentialSampler`` gives 0, 1, 2...;
 ``RandomSampler`` a fresh permutation every epoch (drawn from ``generator``, or from the global
 generator that ``tensorlab.manual_seed`` resets); ``BatchSampler`` groups any sampler's indices into
-lists of ``batch_size``. See course/09_datasets_and_dataloaders.
+lists of ``batch_size``. See course/18_data_and_transforms.
 """
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
            "BatchSampler"]

@@ -7,7 +7,7 @@ each edge points the way data flowed in the forward pass (from ``next_functions[
 Leaves appear as well: the model's parameters (their ``AccumulateGrad`` nodes, named after the
 parameter) and the inputs. When the model is an ``nn.Module``, each node is placed in the scope of
 the innermost sub-module that was running when it was created -- TensorBoard folds scopes into
-boxes you can open. See course/06_the_backward_graph.
+boxes you can open. See course/07_the_backward_graph.
 """
 import contextlib
 

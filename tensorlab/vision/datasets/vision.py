@@ -4,7 +4,7 @@ A dataset is anything with ``__len__`` and ``__getitem__``; a *vision* dataset a
 its files are (``root``) and two optional functions applied to each item as it is read:
 ``transform`` for the image (e.g. ``transforms.ToTensor()``) and ``target_transform`` for the label.
 Nothing is transformed ahead of time: a random transform draws new randomness on every read,
-which is what makes data augmentation work. See course/10_datasets_and_transforms.
+which is what makes data augmentation work. See course/18_data_and_transforms.
 """
 import os
 

@@ -1,6 +1,6 @@
 """tensorlab.vision.transforms: torchvision's transforms, for PIL images and ``(..., C, H, W)`` tensors.
 
-``transforms.functional`` holds the operations as plain functions. See course/10_datasets_and_transforms.
+``transforms.functional`` holds the operations as plain functions. See course/18_data_and_transforms.
 """
 from . import functional
 from ._image import InterpolationMode

@@ -2,7 +2,7 @@
 
 Each takes a PIL image or a tensor image ``(..., C, H, W)`` and returns the same kind. On PIL images
 the work is Pillow's; on tensors it is a few lines of NumPy that you can read below.
-See course/10_datasets_and_transforms.
+See course/18_data_and_transforms.
 """
 import math
 import numbers

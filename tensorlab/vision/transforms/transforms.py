@@ -4,7 +4,7 @@ A dataset calls its transform on every item it returns, so a *random* transform 
 flip with probability p) gives a different version of the same image each epoch: data augmentation.
 Random choices come from tensorlab's global generator (``tensorlab.manual_seed`` repeats them) or
 from the ``generator=`` you pass. The work itself is in ``functional.py``.
-See course/10_datasets_and_transforms.
+See course/18_data_and_transforms.
 """
 import numbers
 
