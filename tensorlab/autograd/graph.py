@@ -191,8 +191,13 @@ def _layout_for(like):
 def _copy_with_layout(grad, like):
     """A copy of ``grad`` with ``like``'s layout (recorded as CopyBackwards when grad mode is on)."""
     from ..ops.creation import empty_strided
-    out = empty_strided(like._shape, _layout_for(like), dtype=grad.dtype, device=grad.device)
-    if grad_mode._State.enabled and grad._requires_grad:
+    from .. import _layout
+    strides = _layout_for(like)
+    recording = grad_mode._State.enabled and grad._requires_grad
+    if not recording and strides == _layout.contiguous_strides(like._shape):
+        return _t.Tensor._from_array(grad._array.copy(order="C"), grad.device)  # the common case
+    out = empty_strided(like._shape, strides, dtype=grad.dtype, device=grad.device)
+    if recording:
         return out.copy_(grad)
     out._array[...] = grad._array
     return out

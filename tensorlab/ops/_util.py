@@ -99,6 +99,10 @@ def to_tensor(x, like):
 
 def unbroadcast(grad, shape):
     """Sum ``grad`` down to ``shape``: the backward of broadcasting (a broadcast input was reused)."""
-    if grad._shape == tuple(shape):
+    shape = tuple(shape)
+    if grad._shape == shape:
         return grad
+    lead = len(grad._shape) - len(shape)
+    if lead > 0 and grad._shape[lead:] == shape:  # only new leading dims (a bias added to a batch)
+        return grad.sum(tuple(range(lead)))
     return grad.sum_to_size(shape)

@@ -58,11 +58,8 @@ def apply_inplace(self, op, *args, **kwargs):
     check_inplace(self)
     recording = grad_mode._State.enabled and (
         self._requires_grad or any(isinstance(a, _t.Tensor) and a._requires_grad for a in args))
-    if recording:
-        result = op(self, *args, **kwargs)
-    else:
-        with grad_mode.no_grad():
-            result = op(self, *args, **kwargs)
+    # (when not recording, no input requires grad -- or grad mode is off -- so op records nothing)
+    result = op(self, *args, **kwargs)
     if result._shape != self._shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, self._shape))}] doesn't match the "
                            f"broadcast shape [{', '.join(map(str, result._shape))}]")

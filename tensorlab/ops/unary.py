@@ -12,7 +12,7 @@ import math
 
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import broadcast_operands, check_operands, float_array, float_dtype, inplace_method, keep_where
+from ._pointwise import broadcast_operands, check_operands, float_array, float_dtype, inplace_method
 from ._util import method, unbroadcast, wrap, xp_of
 from .powmod import Pow
 from .. import tensor as _t
@@ -262,7 +262,25 @@ class Relu(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return keep_where(grad, _saved(ctx) > 0)
+        return ThresholdBackward.apply(grad, _saved(ctx))
+
+
+class ThresholdBackward(Function):
+    """relu's backward as an op of its own (PyTorch's ``threshold_backward``): ``grad`` where the
+    output is positive, 0 elsewhere. One array expression -- relu is in every network's backward --
+    and differentiable again (in ``grad``) for double backward."""
+
+    node_name = "ThresholdBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, grad, out):
+        ctx.save_for_backward(out)
+        g = grad._array
+        return wrap(xp_of(grad).where(out._array > 0, g, g.dtype.type(0)), grad.device)
+
+    @staticmethod
+    def backward(ctx, grad_grad):
+        return ThresholdBackward.apply(grad_grad, _saved(ctx)), None
 
 
 def _erf(xp, a):
