@@ -10,7 +10,6 @@ For each parameter ``p`` with gradient ``g`` (``-g`` when ``maximize``), at step
 Rarely-updated coordinates keep large steps; frequently-updated ones slow down -- good for sparse
 features, but the steps only ever shrink. See course/17_optimizers_and_schedules.
 """
-from ..autograd.grad_mode import no_grad
 from .adam import _step_counter
 from .optimizer import Optimizer
 
@@ -48,16 +47,6 @@ class Adagrad(Optimizer):
         state = self.state[p]
         state["step"] = _step_counter()
         state["sum"] = full_like(p, initial_value)
-
-    def step(self, closure=None):
-        """One Adagrad update of every parameter that has a gradient."""
-        loss = self._call_closure(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-        return loss
 
     def _update(self, p, group):
         if len(self.state[p]) == 0:           # a parameter added later with add_param_group

@@ -16,7 +16,6 @@ consistently small: Adam divides by the gradient's own scale.
 See course/17_optimizers_and_schedules.
 """
 from .. import _dtype
-from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 __all__ = ["Adam"]
@@ -59,16 +58,6 @@ class Adam(Optimizer):
                                  ("capturable", False), ("differentiable", False),
                                  ("decoupled_weight_decay", False), ("fused", None)):
                 group.setdefault(key, default)
-
-    def step(self, closure=None):
-        """One Adam update of every parameter that has a gradient."""
-        loss = self._call_closure(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-        return loss
 
     def _state_for(self, p, group):
         state = self.state[p]

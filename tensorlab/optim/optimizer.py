@@ -172,7 +172,22 @@ class Optimizer:
                     p.grad.zero_()
 
     def step(self, closure=None):
-        """Update every parameter that has a ``.grad``; subclasses implement the algorithm."""
+        """Update every parameter that has a ``.grad`` (returns ``closure()``'s loss if given).
+
+        The loop is the same for every algorithm; the algorithm itself is ``_update(p, group)``,
+        which SGD, Adam, ... implement. (A subclass may also override ``step`` entirely.)
+        """
+        from ..autograd.grad_mode import no_grad
+        loss = self._call_closure(closure)
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, group)
+        return loss
+
+    def _update(self, p, group):
+        """One parameter's update: the algorithm (not defined by the base class, as in PyTorch)."""
         raise NotImplementedError
 
     def _call_closure(self, closure):
@@ -260,3 +275,6 @@ def _cast_like(param, value, key=None):
     if isinstance(value, (list, tuple)):
         return type(value)(_cast_like(param, v) for v in value)
     return value
+
+
+Optimizer.step = _hooked_step(Optimizer.step)  # hooks run around the shared loop too

@@ -13,7 +13,6 @@ For each parameter ``p`` with gradient ``g`` (``-g`` when ``maximize``)::
 Like Adam without bias correction (and momentum applied after the division).
 See course/17_optimizers_and_schedules.
 """
-from ..autograd.grad_mode import no_grad
 from .adam import _step_counter
 from .optimizer import Optimizer
 
@@ -40,16 +39,6 @@ class RMSprop(Optimizer):
             for key, default in (("momentum", 0), ("centered", False), ("foreach", None),
                                  ("maximize", False), ("differentiable", False), ("capturable", False)):
                 group.setdefault(key, default)
-
-    def step(self, closure=None):
-        """One RMSprop update of every parameter that has a gradient."""
-        loss = self._call_closure(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-        return loss
 
     def _state_for(self, p, group):
         state = self.state[p]

@@ -11,7 +11,6 @@ For each parameter ``p`` with gradient ``g`` (``-g`` when ``maximize``)::
 Every line is an in-place tensor op under ``no_grad``: ``p`` keeps its identity and storage.
 See course/17_optimizers_and_schedules.
 """
-from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -41,16 +40,6 @@ class SGD(Optimizer):
             for key, default in (("nesterov", False), ("maximize", False), ("foreach", None),
                                  ("differentiable", False), ("fused", False)):
                 group.setdefault(key, default)
-
-    def step(self, closure=None):
-        """One update of every parameter that has a gradient; returns ``closure()``'s loss if given."""
-        loss = self._call_closure(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-        return loss
 
     def _update(self, p, group):
         grad = -p.grad if group["maximize"] else p.grad
