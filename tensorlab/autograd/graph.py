@@ -182,6 +182,23 @@ def accumulate_into(variable, grad):
         old._bump_version()
 
 
+def reset_grad(variable, set_to_none=True):
+    """Forget ``variable.grad`` before the next backward: drop it (default), or zero it in place
+    (detached first, so the zeros have no history). Used by ``Module.zero_grad`` and
+    ``Optimizer.zero_grad``."""
+    grad = variable._grad
+    if grad is None:
+        return
+    if set_to_none:
+        variable._grad = None
+        return
+    if grad.grad_fn is not None:
+        grad.detach_()
+    else:
+        grad.requires_grad_(False)
+    grad.zero_()
+
+
 def _layout_for(like):
     """The strides a gradient of ``like`` should have: ``like``'s own if it is dense, else contiguous."""
     from .. import _layout

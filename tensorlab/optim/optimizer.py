@@ -23,7 +23,7 @@ import functools
 import warnings
 
 from ..tensor import Tensor
-from ..autograd.graph import add_hook
+from ..autograd.graph import add_hook, reset_grad
 
 __all__ = ["Optimizer", "required"]
 
@@ -160,16 +160,7 @@ class Optimizer:
         """Forget the gradients: ``p.grad = None`` (default), or fill them with zeros."""
         for group in self.param_groups:
             for p in group["params"]:
-                if p.grad is None:
-                    continue
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+                reset_grad(p, set_to_none)
 
     def step(self, closure=None):
         """Update every parameter that has a ``.grad`` (returns ``closure()``'s loss if given).

@@ -290,17 +290,9 @@ class Module(HooksMixin, StateDictMixin, ConvertMixin):
 
     def zero_grad(self, set_to_none=True):
         """Forget the gradients of every parameter (``None`` by default, else zero them in place)."""
+        from ...autograd.graph import reset_grad
         for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                if p.grad.grad_fn is not None:
-                    p.grad.detach_()
-                else:
-                    p.grad.requires_grad_(False)
-                p.grad.zero_()
+            reset_grad(p, set_to_none)
 
     def apply(self, fn):
         """Call ``fn(module)`` on every descendant, then on self (e.g. to initialise weights)."""

@@ -11,12 +11,12 @@ import os
 
 import numpy as np
 
-from .vision import VisionDataset
+from .vision import ArrayImageDataset
 
 _SHIPPED = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "digits.npz")
 
 
-class Digits(VisionDataset):
+class Digits(ArrayImageDataset):
     """The 8x8 handwritten digits, split reproducibly into train and test.
 
     Args:
@@ -62,23 +62,6 @@ class Digits(VisionDataset):
         self._images = np.ascontiguousarray(images[keep])                      # uint8, 0..16
         self._labels = labels[keep].astype(np.int64)
         self._scaled = (self._images[:, None] / np.float32(self.max_value)).astype(np.float32)
-
-    @property
-    def data(self):
-        from ... import from_numpy
-        return from_numpy(self._images)
-
-    @property
-    def targets(self):
-        from ... import from_numpy
-        return from_numpy(self._labels)
-
-    @property
-    def class_to_idx(self):
-        return {name: i for i, name in enumerate(self.classes)}
-
-    def __len__(self):
-        return len(self._labels)
 
     def __getitem__(self, index):
         from ... import from_numpy

@@ -12,10 +12,10 @@ import os
 import numpy as np
 
 from .idx import read_idx
-from .vision import VisionDataset
+from .vision import ArrayImageDataset
 
 
-class MNIST(VisionDataset):
+class MNIST(ArrayImageDataset):
     """The MNIST handwritten digits: 60,000 training and 10,000 test images of 28 x 28 pixels.
 
     Args:
@@ -48,23 +48,6 @@ class MNIST(VisionDataset):
     @property
     def raw_folder(self):
         return os.path.join(self.root, type(self).__name__, "raw")
-
-    @property
-    def data(self):
-        from ... import from_numpy
-        return from_numpy(self._images)
-
-    @property
-    def targets(self):
-        from ... import from_numpy
-        return from_numpy(self._labels)
-
-    @property
-    def class_to_idx(self):
-        return {name: i for i, name in enumerate(self.classes)}
-
-    def __len__(self):
-        return len(self._labels)
 
     def __getitem__(self, index):
         image = _to_pil(self._images[index])

@@ -55,3 +55,26 @@ class VisionDataset(Dataset):
                 lines += [" " * len(label) + line for line in body[1:]]
         pad = " " * self._repr_indent
         return "\n".join([f"Dataset {type(self).__name__}"] + [pad + line for line in lines])
+
+
+class ArrayImageDataset(VisionDataset):
+    """A vision dataset held in memory as two arrays: ``_images`` (uint8) and ``_labels`` (int64)."""
+
+    @property
+    def data(self):
+        """All images as one tensor (sharing the dataset's memory)."""
+        from ... import from_numpy
+        return from_numpy(self._images)
+
+    @property
+    def targets(self):
+        """All labels as one int64 tensor."""
+        from ... import from_numpy
+        return from_numpy(self._labels)
+
+    @property
+    def class_to_idx(self):
+        return {name: i for i, name in enumerate(self.classes)}
+
+    def __len__(self):
+        return len(self._labels)
