@@ -20,6 +20,27 @@ def _tensor(fill, *shape, device=None, dtype=None):
     return full(shape, fill, device=device, dtype=dtype)
 
 
+def _affine_parameters(module, enabled, bias, shape, device, dtype):
+    """The learned scale ``weight`` (ones) and shift ``bias`` (zeros) every normalisation layer has
+    when ``affine`` (``elementwise_affine`` for LayerNorm); registered as None otherwise."""
+    if enabled:
+        module.weight = Parameter(_tensor(1.0, *shape, device=device, dtype=dtype))
+        if bias:
+            module.bias = Parameter(_tensor(0.0, *shape, device=device, dtype=dtype))
+        else:
+            module.register_parameter("bias", None)
+    else:
+        module.register_parameter("weight", None)
+        module.register_parameter("bias", None)
+
+
+def _reset_affine(module):
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class _BatchNorm(Module):
     _version = 2
     _input_dims = ()
@@ -29,15 +50,7 @@ class _BatchNorm(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(_tensor(1.0, num_features, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_tensor(0.0, num_features, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, (num_features,), device, dtype)
         if track_running_stats:
             from ... import _dtype
             self.register_buffer("running_mean", _tensor(0.0, num_features, device=device, dtype=dtype))
@@ -61,10 +74,7 @@ class _BatchNorm(Module):
 
     def reset_parameters(self):
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def _check_input_dim(self, input):
         if input.dim() not in self._input_dims:
@@ -119,21 +129,10 @@ class LayerNorm(Module):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_tensor(1.0, *self.normalized_shape, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_tensor(0.0, *self.normalized_shape, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, elementwise_affine, bias, self.normalized_shape, device, dtype)
 
     def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -151,21 +150,10 @@ class GroupNorm(Module):
         if num_channels % num_groups != 0:
             raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        if affine:
-            self.weight = Parameter(_tensor(1.0, num_channels, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_tensor(0.0, num_channels, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, (num_channels,), device, dtype)
 
     def reset_parameters(self):
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
