@@ -283,7 +283,14 @@ def main(argv=None):
                              "and only for a run without --filter)")
     parser.add_argument("--no-write", action="store_true", help="print only, write no report")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads for PyTorch and the BLAS (default 1; see benchmarks/__main__.py)")
     args = parser.parse_args(argv)
+    try:
+        import torch
+        torch.set_num_threads(args.threads)
+    except ImportError:
+        pass
 
     modules = discover()
     cases = collect(modules, args.filter)

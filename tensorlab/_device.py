@@ -53,16 +53,20 @@ class device:
 
 
 CPU = device("cpu")
+_CANONICAL = {("cpu", None): CPU}
 
 
 def as_device(d):
     """Normalise a device argument (None, str, int or device) to a device; cuda gets index 0.
 
-    A tensor's device is always concrete: ``"cuda"`` means the current GPU, ``cuda:0``.
+    A tensor's device is always concrete: ``"cuda"`` means the current GPU, ``cuda:0``. Equal devices
+    come back as the *same* object, so ops can compare devices with a quick ``is``.
     """
-    if d is None:
+    if d is None or d is CPU:
         return CPU
     d = d if isinstance(d, device) else device(d)
-    if d.type == "cuda" and d.index is None:
-        d = device("cuda", 0)
-    return d
+    key = (d.type, 0 if d.type == "cuda" and d.index is None else d.index)
+    found = _CANONICAL.get(key)
+    if found is None:
+        found = _CANONICAL[key] = device(*key)
+    return found

@@ -10,9 +10,9 @@ import numpy as np
 
 from . import _dtype, _layout
 from ._device import CPU, as_device
-from .autograd import grad_mode
 from .backend import for_device
 from .storage import TypedStorage, UntypedStorage
+from ._tensor_conversions import Conversions
 
 
 class Size(tuple):
@@ -59,7 +59,7 @@ class _VersionCounter:
         self.value = 0
 
 
-class Tensor:
+class Tensor(Conversions):
     """An n-dimensional array that can record the operations applied to it.
 
     ``Tensor(data)`` and ``Tensor(*sizes)`` build a float32 tensor, as PyTorch's legacy constructor does;
@@ -91,7 +91,9 @@ class Tensor:
     def _from_array(cls, array, device=CPU):
         """Wrap a freshly computed array (the new tensor owns its storage)."""
         self = object.__new__(cls)
-        if device is CPU or device.type == "cpu":
+        if device is not CPU:
+            device = as_device(device)  # one object per device, so ops can compare with ``is``
+        if device is CPU:
             if type(array) is not np.ndarray:
                 array = np.asarray(array)
         elif not isinstance(array, for_device(device).xp.ndarray):
@@ -350,109 +352,6 @@ class Tensor:
     @property
     def is_inference(self):
         return False
-
-    # -- conversion ----------------------------------------------------------------------------
-    def numpy(self, *, force=False):
-        """A NumPy array sharing this tensor's memory (CPU only, no grad)."""
-        if self._requires_grad and not force:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
-                               "Use tensor.detach().numpy() instead.")
-        if self.device.type != "cpu":
-            if not force:
-                raise TypeError(
-                    f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy "
-                    "the tensor to host memory first.")
-            return for_device(self.device).to_numpy(self._array)
-        return self._array
-
-    def __array__(self, dtype=None, copy=None):
-        array = self.numpy()
-        return array if dtype is None else array.astype(dtype, copy=False)
-
-    def __dlpack__(self, stream=None, **kwargs):
-        if self._requires_grad:
-            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
-        return self._array.__dlpack__(**({} if stream is None else {"stream": stream}), **kwargs)
-
-    def __dlpack_device__(self):
-        return self._array.__dlpack_device__()
-
-    def tolist(self):
-        return for_device(self.device).to_numpy(self._array).tolist()
-
-    def item(self):
-        if self.numel() != 1:
-            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
-        return for_device(self.device).to_numpy(self._array).reshape(()).item()
-
-    def __float__(self):
-        return float(self._scalar_value())
-
-    def __int__(self):
-        return int(self._scalar_value())
-
-    def __bool__(self):
-        if self.numel() != 1:
-            amount = "no values" if self.numel() == 0 else "more than one value"
-            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
-        return bool(self.item())
-
-    def __index__(self):
-        if self.dtype.is_floating_point or self.numel() != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
-
-    def __complex__(self):
-        return complex(self._scalar_value())
-
-    def _scalar_value(self):
-        if self.numel() != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return self.item()
-
-    def __len__(self):
-        if not self._shape:
-            raise TypeError("len() of a 0-d tensor")
-        return self._shape[0]
-
-    def __iter__(self):
-        if not self._shape:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
-
-    def __hash__(self):
-        return id(self)
-
-    def __repr__(self, *, tensor_contents=None):
-        from ._printing import tensor_repr
-        return tensor_repr(self, tensor_contents)
-
-    def __format__(self, spec):
-        if self.dim() == 0 and spec:
-            return self.item().__format__(spec)
-        return object.__format__(self, spec) if spec else repr(self)
-
-    def __reduce_ex__(self, protocol):
-        from .ops.creation import _rebuild
-        return (_rebuild, (self.detach().cpu().numpy().copy(), self._requires_grad))
-
-    def __deepcopy__(self, memo):
-        if self._grad_fn is not None:
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the "
-                               "deepcopy protocol at the moment.  If you were attempting to deepcopy a "
-                               "module, this may be because of a torch.nn.utils.weight_norm usage, see "
-                               "https://github.com/pytorch/pytorch/pull/103001")
-        with grad_mode.no_grad():
-            new = self.clone()
-        if type(self) is not Tensor:
-            new = type(self)(new, requires_grad=self._requires_grad)
-        else:
-            new._requires_grad = self._requires_grad
-        if self._grad is not None:
-            new._grad = self._grad.clone()
-        new.__dict__.update({k: v for k, v in self.__dict__.items()})
-        memo[id(self)] = new
-        return new
 
 
 def _dim_of(t, dim):
