@@ -44,12 +44,20 @@ def _fma(a, b, c):
     return a * b + c
 
 
+def _mul(a, b):
+    return a * b
+
+
 def _matmul(a, b):
     return a @ b
 
 
 CASES = [
     _case("a + b, 10 float32 (per-op overhead)", _add, _inputs(10, count=2)),
+    # NumPy reuses the temporary of a * b for the + (it can see the temporary has no other owner);
+    # tensorlab's intermediate is a tensor and allocates like NumPy without that trick. One op alone
+    # shows whether anything is copied on the way:
+    _case("a * b, 4M float32 (one op)", _mul, _inputs(4 * 1024 * 1024, count=2)),
     _case("a * b + c, 4M float32", _fma, _inputs(4 * 1024 * 1024, count=3)),
     _case("a @ b, 1024x1024 float32", _matmul, _inputs(1024, 1024, count=2)),
 ]
