@@ -1,0 +1,101 @@
+"""A tiny SVG writer shared by every widget: shapes in, deterministic SVG text out.
+
+Every number is written with at most two decimals and every attribute in a fixed order, so the same
+picture is the same bytes in every process -- what lets nbval compare a lesson's stored drawing with
+a fresh one. Nothing here knows about tensors; the widgets decide what to draw.
+
+    >>> c = Canvas(60, 20)
+    >>> c.rect(0, 0, 20, 20, fill=PALETTE["cell"])
+    >>> c.text(30, 14, "x < 1")
+    >>> print(c.to_svg())  # doctest: +NORMALIZE_WHITESPACE
+    <svg xmlns="http://www.w3.org/2000/svg" width="60" height="20" viewBox="0 0 60 20" font-family="monospace" font-size="12">
+    <rect x="0" y="0" width="20" height="20" fill="#eef3fb" stroke="#555"/>
+    <text x="30" y="14" text-anchor="middle">x &lt; 1</text>
+    </svg>
+"""
+from html import escape as _html_escape
+
+# One palette for every widget, so a colour means the same thing everywhere in the course.
+PALETTE = {
+    "cell": "#eef3fb",        # a storage cell / tensor element
+    "unreached": "#e4e4e4",   # a storage cell the view never reaches
+    "selected": "#ffd54f",    # what the learner picked
+    "written": "#ef9a9a",     # changed by the last write
+    "ghost": "#f7f7f7",       # a broadcast copy that is never stored
+    "leaf": "#b3d9ff",        # a leaf tensor (torchviz's lightblue)
+    "output": "#caff70",      # an output tensor (torchviz's darkolivegreen1)
+    "saved": "#ffc87a",       # a saved tensor (torchviz's orange)
+    "op": "#e8e8e8",          # an op node
+    "running": "#ff8a65",     # the node the engine is running
+    "ready": "#fff59d",       # a node waiting in the ready queue
+    "done": "#c8e6c9",        # a node that has run
+    "ok": "#2e7d32",
+    "bad": "#c62828",
+    "ink": "#222",
+    "muted": "#888",
+    "stroke": "#555",
+}
+
+
+def num(x):
+    """A coordinate as short, stable text: ``12``, ``12.5``, ``0.33``."""
+    text = f"{round(float(x), 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def escape(text):
+    """Text made safe to put inside SVG or HTML."""
+    return _html_escape(str(text), quote=True)
+
+
+class Canvas:
+    """Collects shapes in drawing order; ``to_svg()`` writes them out."""
+
+    def __init__(self, width, height, font_size=12):
+        self.width, self.height, self.font_size = width, height, font_size
+        self.items = []
+
+    def _add(self, tag, attrs, body=None, title=None):
+        parts = [f'{k.rstrip("_").replace("_", "-")}="{v}"' for k, v in attrs.items() if v is not None]
+        head = f"<{tag} " + " ".join(parts)
+        if title is not None:
+            body = f"<title>{escape(title)}</title>" + (body or "")
+        self.items.append(f"{head}>{body}</{tag}>" if body is not None else f"{head}/>")
+
+    def rect(self, x, y, w, h, fill="none", stroke=PALETTE["stroke"], stroke_width=None, rx=None,
+             dash=None, class_=None, title=None):
+        self._add("rect", {"x": num(x), "y": num(y), "width": num(w), "height": num(h), "rx": rx and num(rx),
+                           "fill": fill, "stroke": stroke, "stroke_width": stroke_width and num(stroke_width),
+                           "stroke_dasharray": dash, "class_": class_}, title=title)
+
+    def text(self, x, y, content, anchor="middle", size=None, weight=None, fill=None, italic=False,
+             class_=None):
+        self._add("text", {"x": num(x), "y": num(y), "text_anchor": anchor, "font_size": size and num(size),
+                           "font_weight": weight, "font_style": "italic" if italic else None,
+                           "fill": fill, "class_": class_}, escape(content))
+
+    def line(self, x1, y1, x2, y2, stroke=PALETTE["stroke"], width=1, dash=None, arrow=False):
+        self._add("line", {"x1": num(x1), "y1": num(y1), "x2": num(x2), "y2": num(y2), "stroke": stroke,
+                           "stroke_width": num(width) if width != 1 else None, "stroke_dasharray": dash,
+                           "marker_end": "url(#arrow)" if arrow else None})
+
+    def path(self, d, stroke=PALETTE["stroke"], width=1, fill="none", dash=None, arrow=False):
+        self._add("path", {"d": d, "fill": fill, "stroke": stroke,
+                           "stroke_width": num(width) if width != 1 else None,
+                           "stroke_dasharray": dash, "marker_end": "url(#arrow)" if arrow else None})
+
+    def to_svg(self):
+        uses_arrow = any('url(#arrow)' in item for item in self.items)
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(self.width)}" height="{num(self.height)}" '
+                f'viewBox="0 0 {num(self.width)} {num(self.height)}" font-family="monospace" '
+                f'font-size="{num(self.font_size)}">')
+        defs = ('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+                'markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
+                f'fill="{PALETTE["stroke"]}"/></marker></defs>') if uses_arrow else None
+        return "\n".join([head] + ([defs] if defs else []) + self.items + ["</svg>"])
+
+
+def error_html(message):
+    """An error shown inline in a widget, in PyTorch's words (the widget keeps its previous state)."""
+    return (f'<div class="tensorlab-error" style="color:{PALETTE["bad"]};font-family:monospace;'
+            f'white-space:pre-wrap">{escape(message)}</div>')
