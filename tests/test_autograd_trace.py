@@ -45,7 +45,7 @@ def test_events_follow_the_documented_schema():
     assert first_run["grads"][0].tolist() == 1.0
 
     sends = [(e["node"].name(), e["edge"], e["to"].name(), e["input_nr"], e["grad"].tolist())
-             for e in events if e["kind"] == "send"]
+             for e in events if e["kind"] == "send" and e["grad"] is not None]
     exp_h = np.exp([0.5, -2.0])
     assert ("AddBackward0", 1, "torch::autograd::AccumulateGrad", 0, [1.0, 1.0]) in sends
     mul_sends = [s for s in sends if s[0] == "MulBackward0"]
@@ -135,15 +135,30 @@ def test_networkx_export_matches_the_known_graph():
 def test_dot_export_is_torchviz_like():
     x, w, h, loss = _known_graph()
     dot = to_dot(loss, params={"x": x, "w": w})
+    nodes, _ = describe(loss, params={"x": x, "w": w})
+    key = {id(n["obj"]): k for k, n in nodes.items()}
     assert dot.startswith("digraph {") and dot.rstrip().endswith("}")
-    assert f'{id(x)} [label="x\\n (2)" fillcolor=lightblue]' in dot
-    assert f'{id(loss.grad_fn)} [label="SumBackward0" fillcolor=lightgrey]' in dot
+    assert f'{key[id(x)]} [label="x\\n (2)" fillcolor=lightblue]' in dot
+    assert f'{key[id(loss.grad_fn)]} [label="SumBackward0" fillcolor=lightgrey]' in dot
     exp_node = loss.grad_fn.next_functions[0][0].next_functions[0][0]
-    assert f"{id(h.grad_fn)} -> {id(exp_node)}" in dot
-    assert f"{id(x)} -> {id(h.grad_fn.next_functions[0][0])}" in dot
-    assert f"{id(loss.grad_fn)} -> {id(loss)}" in dot
+    assert f"{key[id(h.grad_fn)]} -> {key[id(exp_node)]}" in dot
+    assert f"{key[id(x)]} -> {key[id(h.grad_fn.next_functions[0][0])]}" in dot
+    assert f"{key[id(loss.grad_fn)]} -> {key[id(loss)]}" in dot
     assert "[dir=none]" in dot and "fillcolor=orange" in dot and "fillcolor=darkolivegreen1" in dot
     assert "result" not in to_dot(loss, show_saved=False)
+
+
+def test_described_ids_follow_the_walk_so_the_same_graph_gives_the_same_text():
+    """Ids are n0, n1, ... in walk order (never id()): a lesson's stored drawing must not change."""
+    first = _known_graph()
+    second = _known_graph()
+    assert to_dot(first[3], params={"x": first[0]}) == to_dot(second[3], params={"x": second[0]})
+    nodes, edges = describe(first[3])
+    assert list(nodes)[:2] == ["n0", "n1"] and nodes["n0"]["obj"] is first[3].grad_fn
+    shapes = {(nodes[a]["label"], nodes[b]["label"]): d["shape"] for a, b, d in edges if d["kind"] == "flow"}
+    assert shapes[("SumBackward0", "()")] == ()          # the output box: a 0-d loss
+    assert shapes[("ExpBackward0", "AddBackward0")] == (2,)
+    assert shapes[("AddBackward0", "SumBackward0")] == (2,)
 
 
 def test_describe_a_model_like_graph_with_parameter_names():

@@ -11,7 +11,7 @@ import warnings
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,
                         no_grad, set_grad_enabled)
 from .anomaly_mode import detect_anomaly, is_anomaly_check_nan_enabled, is_anomaly_enabled, set_detect_anomaly
-from .function import Function, once_differentiable
+from .function import Function, once_differentiable, trace_forward
 from .graph import AccumulateGrad, Node
 from .engine import run_backward, trace_backward
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
@@ -167,4 +167,4 @@ def __getattr__(name):
 __all__ = ["Function", "Variable", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "detect_anomaly",
            "set_detect_anomaly", "is_anomaly_enabled", "Node", "AccumulateGrad", "once_differentiable",
-           "trace_backward", "gradcheck", "gradgradcheck", "GradcheckError"]
+           "trace_backward", "trace_forward", "gradcheck", "gradgradcheck", "GradcheckError"]

@@ -25,7 +25,9 @@ is a dict with a ``"kind"`` and these fields:
 ``run``        ``node`` is about to run; ``grads``: the gradients it received, one per output of its
                forward op (None where none arrived).
 ``send``       ``node`` sends ``grad`` along edge ``edge`` (an index into its ``next_functions``) to
-               ``to``, as gradient number ``input_nr`` of that node.
+               ``to``, as gradient number ``input_nr`` of that node; ``grad`` is None when nothing
+               flows along that edge (the edge still counts as delivered). ``left``: how many edges
+               into ``to`` have still to deliver (0: ``to`` is ready).
 ``capture``    ``grad`` arrived for ``inputs[index]`` (``autograd.grad`` returns it).
 ``accumulate`` an AccumulateGrad ``node`` wrote leaf ``variable``'s ``.grad``: ``grad`` is what it
                received, ``total`` the leaf's ``.grad`` afterwards.
@@ -153,10 +155,10 @@ class _Backward:
                 if buf is None:
                     buf = self.buffers[nxt] = [None] * max(len(nxt._output_meta), 1)
                 buf[nr] = grad if buf[nr] is None else _add_gradients(buf[nr], grad)
-                if self.observed:
-                    _emit("send", node=node, edge=edge, to=nxt, input_nr=nr, grad=grad)
             left = self.dependencies[nxt] - 1
             self.dependencies[nxt] = left
+            if self.observed:
+                _emit("send", node=node, edge=edge, to=nxt, input_nr=nr, grad=grad, left=left)
             if left == 0 and (self.visit is None or nxt in self.visit):
                 self.push(nxt)
 

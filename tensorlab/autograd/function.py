@@ -22,6 +22,7 @@ tensorlab's own ops (``mul``, ``exp``, ``view``...) are written exactly this way
 tensorlab/ops/elementwise.py: ``(a * b).grad_fn`` is a ``MulBackward0``, a BackwardFunction just like
 ``SquareBackward``. See course/09_custom_functions.
 """
+import contextlib
 import functools
 import traceback
 
@@ -31,6 +32,32 @@ from .graph import SECOND_BACKWARD, Node, SavedTensor, _sequence, gradient_edge
 
 
 _GradState = grad_mode._State   # read once per op: kept as a module global for speed
+_forward_observers = []         # callbacks of trace_forward: the graph being built
+
+
+@contextlib.contextmanager
+def trace_forward(callback):
+    """Call ``callback(event)`` each time a node joins the graph inside the block -- watch a dynamic
+    graph grow op by op (``trace_backward`` in engine.py watches it run backwards). Each event is a
+    dict: ``kind`` "record"; ``node``, the new node; ``inputs``, the arguments of the op; ``outputs``,
+    a tuple of its results (an in-place op on a view gives its output a ``CopySlices`` grad_fn: read
+    ``outputs[i].grad_fn`` for the node the output now points to). An unobserved op pays one ``if``.
+
+        >>> import tensorlab as torch
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> events = []
+        >>> with trace_forward(events.append):
+        ...     y = (x * 2).exp().sum()
+        >>> [e["node"].name() for e in events]
+        ['MulBackward0', 'ExpBackward0', 'SumBackward0']
+
+    See course/07_the_backward_graph.
+    """
+    _forward_observers.append(callback)
+    try:
+        yield
+    finally:
+        _forward_observers.remove(callback)
 
 
 class _NoGrads(tuple):
@@ -199,6 +226,11 @@ class Function:
             _mark_dirty_outputs(node, outputs)
         if needs:
             outputs = _record(node, args, outputs)
+            if _forward_observers:
+                event = {"kind": "record", "node": node, "inputs": args,
+                         "outputs": outputs if isinstance(outputs, tuple) else (outputs,)}
+                for observer in list(_forward_observers):
+                    observer(event)
         return outputs
 
 

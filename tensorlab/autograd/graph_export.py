@@ -43,41 +43,64 @@ def _shape_text(shape):
 
 
 def describe(outputs, params=None, show_saved=True):
-    """``(nodes, edges)`` of the graph behind ``outputs`` (a tensor or a sequence of them).
+    """``(nodes, edges)`` of the graph behind ``outputs`` (a tensor, a node, or a sequence of them).
 
-    ``nodes``: {id: {"kind", "label", "obj", "shape"}}; ``edges``: [(from id, to id, attributes)],
-    attributes holding ``kind`` ("flow" or "saved") and, for flow into an op, ``input_nr`` (which of
-    its ``next_functions``) and ``output_nr`` (which output of the node it comes from)."""
+    ``nodes``: {id: {"kind", "label", "obj", "shape"}}, ids ``"n0", "n1", ...`` given in walk order
+    (never ``id()``), so the same graph is described by the same text in every run.
+    ``edges``: [(from id, to id, attributes)], attributes holding ``kind`` ("flow" or "saved"),
+    ``shape`` (of the tensor that flows along it in the forward pass) and, for flow into an op,
+    ``input_nr`` (which of its ``next_functions``) and ``output_nr`` (which output of the node it
+    comes from)."""
     outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
     names = {id(t): name for name, t in (params or {}).items()}
-    nodes, edges = {}, []
+    nodes, edges, keys = {}, [], {}
 
     def add(obj, kind, label, shape=None):
-        key = str(id(obj))
-        nodes.setdefault(key, {"kind": kind, "label": label, "obj": obj, "shape": shape})
-        return key
+        if id(obj) not in keys:
+            keys[id(obj)] = key = f"n{len(keys)}"
+            nodes[key] = {"kind": kind, "label": label, "obj": obj, "shape": shape}
+        return keys[id(obj)]
 
-    for node in walk(*outputs):
-        key = add(node, "op", node.name().replace("torch::autograd::", ""))
+    order = walk(*outputs)
+    for node in order:  # the ops take the first ids, nearest the outputs first
+        add(node, "op", node.name().replace("torch::autograd::", ""))
+    for node in order:
+        key = keys[id(node)]
         if isinstance(node, AccumulateGrad):
             var = node.variable
-            label = f"{names[id(var)]}\n {_shape_text(var.shape)}" if id(var) in names else _shape_text(var.shape)
-            edges.append((add(var, "leaf", label, tuple(var.shape)), key, {"kind": "flow"}))
+            shape = tuple(var.shape)
+            label = f"{names[id(var)]}\n {_shape_text(shape)}" if id(var) in names else _shape_text(shape)
+            edges.append((add(var, "leaf", label, shape), key, {"kind": "flow", "shape": shape}))
         for input_nr, (nxt, output_nr) in enumerate(node.next_functions):
             if nxt is not None:
-                edges.append((str(id(nxt)), key, {"kind": "flow", "input_nr": input_nr, "output_nr": output_nr}))
+                edges.append((keys[id(nxt)], key, {"kind": "flow", "input_nr": input_nr,
+                                                  "output_nr": output_nr, "shape": output_shape(nxt, output_nr)}))
         if show_saved:
             for k, saved in enumerate(node._saved):
                 if saved is None:
                     continue
                 shape = tuple(saved.tensor._shape)
                 what = "result" if saved.is_output else f"saved[{k}]"
-                edges.append((add(saved, "saved", f"{what}\n{_shape_text(shape)}", shape), key, {"kind": "saved"}))
+                edges.append((add(saved, "saved", f"{what}\n{_shape_text(shape)}", shape), key,
+                              {"kind": "saved", "shape": shape}))
     for t in outputs:
-        out_key = add(t, "output", _shape_text(t.shape), tuple(t.shape))
-        if t.grad_fn is not None:
-            edges.append((str(id(t.grad_fn)), out_key, {"kind": "flow", "output_nr": t.output_nr}))
+        if isinstance(t, Tensor):
+            shape = tuple(t.shape)
+            out_key = add(t, "output", _shape_text(shape), shape)
+            if t.grad_fn is not None:
+                edges.append((keys[id(t.grad_fn)], out_key, {"kind": "flow", "output_nr": t.output_nr,
+                                                            "shape": shape}))
     return nodes, edges
+
+
+def output_shape(node, output_nr=0):
+    """The shape of output ``output_nr`` of the forward op that recorded ``node`` (None if unknown)."""
+    if isinstance(node, AccumulateGrad):
+        return tuple(node.variable.shape)
+    meta = node._output_meta
+    if output_nr < len(meta) and meta[output_nr] is not None:
+        return tuple(meta[output_nr][0])
+    return None
 
 
 def to_networkx(outputs, params=None, show_saved=True):
