@@ -13,16 +13,19 @@ or lr scheduler holds. NumPy scalars are saved as the matching Python number. An
 order and its ``_metadata`` attribute are kept. Other objects (a whole ``nn.Module``, a NumPy array,
 a lambda) raise ``TypeError``: save ``state_dict()`` instead.
 
-**Sharing**: the same tensor object reached twice is written once and loads as one object. Distinct
-tensors -- even two views of one storage -- are each written as their own (contiguous) data and load
-as independent tensors.
+**Sharing**: tensors are saved by their *storage*, as PyTorch does. The same tensor object reached
+twice is written once and loads as one object; two views of one storage (``w`` and ``w.t()``, a
+slice and its base) are written as one block of data and load as two views of one new storage, so
+a write through one is seen by the other. Only the part of a storage that the saved tensors reach
+is written: ``zeros(1).expand(2**27)`` takes 4 bytes of data, and a small slice of a huge tensor
+does not drag the whole tensor along. Strides are kept (a transposed weight loads transposed).
 
-**File layout, version 1** (all integers little-endian)::
+**File layout, version 2** (all integers little-endian)::
 
     offset   size  field
     0        14    magic b"\x89TENSORLAB\r\n\x1a\n"  (PNG's trick: a non-ASCII first byte, and
                    CR LF / SUB / LF that betray a file mangled by a text-mode transfer)
-    14       4     format version, uint32 (= 1)
+    14       4     format version, uint32 (= 2)
     18       8     M: manifest length in bytes, uint64
     26       8     D: tensor-data length in bytes, uint64
     34       4     CRC32 of the manifest, uint32
@@ -30,9 +33,10 @@ as independent tensors.
     42       M     manifest: UTF-8 JSON
     42+M     D     tensor data: the blocks, one after another
 
-The manifest is ``{"format": "tensorlab-checkpoint", "version": 1, "root": NODE, "blocks": [BLOCK]}``
+The manifest is ``{"format": "tensorlab-checkpoint", "version": 2, "root": NODE, "blocks": [BLOCK]}``
 where ``BLOCK = {"name": "fc.weight", "offset": 0, "nbytes": 48, "crc32": 12345}`` (offset within
-the data section; name = the key path, for error messages) and ``NODE`` is one of::
+the data section; name = the key path of the first tensor using it, for error messages) and
+``NODE`` is one of::
 
     {"type": "none"}            {"type": "bool", "value": true}      {"type": "int", "value": 3}
     {"type": "float", "value": "0.1"}       (repr string: exact, and allows "inf" and "nan")
@@ -40,47 +44,46 @@ the data section; name = the key path, for error messages) and ``NODE`` is one o
     {"type": "device", "value": "cuda:0"}   {"type": "size", "items": [2, 3]}
     {"type": "list" | "tuple", "items": [NODE, ...]}
     {"type": "dict" | "OrderedDict" | "Counter", "items": [[KEY_NODE, NODE], ...]} (+ "metadata": NODE)
-    {"type": "tensor", "dtype": "float32", "shape": [2, 3], "device": "cpu", "requires_grad": false,
-     "parameter": false, "block": 0}
+    {"type": "tensor", "tensor": 0, "dtype": "float32", "shape": [2, 3], "stride": [3, 1],
+     "storage_offset": 0, "device": "cpu", "requires_grad": false, "parameter": false, "block": 0}
 
-A tensor's block holds its elements in row-major order as little-endian bytes (bool: one byte).
+A block holds a run of storage elements as little-endian bytes (bool: one byte); a tensor reads it
+as a view: element ``(i, j)`` is block element ``storage_offset + i * stride[0] + j * stride[1]``,
+and every element it reads must lie inside the block. ``"tensor"`` numbers the distinct tensors
+(the same number twice is the same object). Version 1 files (no ``tensor``, ``stride`` or
+``storage_offset``: each block one contiguous tensor) are still read.
 
 **Errors**: a file that does not start with the magic raises "not a tensorlab checkpoint"; a short
 file "truncated checkpoint"; a damaged manifest or tensor "checksum mismatch" (naming the tensor);
-a manifest that breaks the rules above "malformed checkpoint" -- all ``CheckpointError``, a
-``RuntimeError``.
+a manifest that breaks the rules above "malformed checkpoint" (including shapes of more than 64
+dimensions or more elements than an int64 counts, and object trees nested more than 100 containers
+deep) -- all ``CheckpointError``, a ``RuntimeError``; none allocates memory for what it refuses.
 
 **Atomic saves**: saving to a path writes a temporary file in the same directory and then renames
-it over the target (``os.replace``), so a crash mid-save leaves the previous checkpoint intact.
-(Saving to an open file object writes straight into it.)
+it over the target (``os.replace``), so a crash mid-save leaves the previous checkpoint intact --
+while keeping what a plain write would: a write-protected file is refused, permission bits are
+kept, a symlink is written through; in a read-only directory a writable file is overwritten in
+place (no crash-safety there). Temporary files of killed saves are removed by the next save to the
+same path. See tensorlab/_safe_write.py. (Saving to an open file object writes straight into it.)
 """
 import json
 import os
-import secrets
-import struct
 import zlib
 from collections import Counter, OrderedDict
 
 import numpy as np
 
 from . import _dtype
-from ._device import as_device, device as Device
+from ._checkpoint_reader import (HEADER_CRC as _HEADER_CRC, FIELDS as _FIELDS, HEADER_SIZE, MAGIC, MAX_DEPTH,
+                                 VERSION, CheckpointError, Reader)
+from ._device import device as Device
+from ._safe_write import write_file
+from .backend import for_device
 from .tensor import Size, Tensor
 
 __all__ = ["save", "load", "CheckpointError"]
 
-MAGIC = b"\x89TENSORLAB\r\n\x1a\n"
-VERSION = 1
-_FIELDS = struct.Struct("<IQQI")          # version, manifest length, data length, manifest CRC32
-_HEADER_CRC = struct.Struct("<I")
-HEADER_SIZE = len(MAGIC) + _FIELDS.size + _HEADER_CRC.size
-_DTYPES = {dt.name: dt for dt in _dtype.ALL}
 _MAPPINGS = {dict: "dict", OrderedDict: "OrderedDict", Counter: "Counter"}
-_CHUNK = 1 << 24
-
-
-class CheckpointError(RuntimeError):
-    """A file that is not a valid tensorlab checkpoint (wrong kind, truncated, corrupted, malformed)."""
 
 
 # -- save ----------------------------------------------------------------------------------------
@@ -94,24 +97,25 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
     nothing is pickled.
     """
     encoder = _Encoder()
-    root = encoder.node(obj, "")            # raises TypeError before any file is touched
+    root = encoder.node(obj, "", 0)         # raises TypeError before any file is touched
     manifest, arrays = encoder.manifest(root)
     if isinstance(f, (str, os.PathLike)):
-        _write_atomically(os.fspath(f), manifest, arrays)
+        write_file(os.fspath(f), lambda file: _write(file, manifest, arrays))
     else:
         _write(f, manifest, arrays)
 
 
 class _Encoder:
-    """Turns an object tree into JSON nodes, collecting each tensor's bytes as a numbered block."""
+    """Turns an object tree into JSON nodes, collecting the storages of its tensors as numbered blocks."""
 
     def __init__(self):
-        self.arrays = []                  # (name, contiguous little-endian ndarray)
-        self._block_of = {}               # id(tensor) -> block index: one tensor, one block
+        self.blocks = []                  # [name, flat storage array, [(node, tensor) reading it]]
+        self._block_of = {}               # (id(storage), dtype) -> block index: one storage, one block
+        self._node_of = {}                # id(tensor) -> its node: one tensor, one node
         self._keep = []                   # keep tensors alive so their ids stay unique
         self._open = set()                # containers being encoded (to refuse cycles)
 
-    def node(self, obj, path):
+    def node(self, obj, path, depth):
         if obj is None:
             return {"type": "none"}
         if isinstance(obj, (bool, np.bool_)):
@@ -131,51 +135,77 @@ class _Encoder:
         if isinstance(obj, Size):
             return {"type": "size", "items": [int(s) for s in obj]}
         if type(obj) in (list, tuple) or type(obj) in _MAPPINGS:
-            return self._container(obj, path)
+            return self._container(obj, path, depth)
         raise TypeError(
             f"tensorlab.save cannot save an object of type {type(obj).__name__} (at '{path or '<root>'}'): "
             "a checkpoint holds only tensors, numbers, strings, None, dtypes, devices and lists, tuples "
             "and dicts of them -- no pickle, so loading can never run code. To save a model, save "
             "model.state_dict().")
 
-    def _container(self, obj, path):
+    def _container(self, obj, path, depth):
         if id(obj) in self._open:
             raise ValueError(f"cannot save a container that contains itself (at '{path or '<root>'}')")
+        if depth >= MAX_DEPTH:
+            raise ValueError(f"cannot save containers nested more than {MAX_DEPTH} levels deep "
+                             f"(at '{path or '<root>'}')")
         self._open.add(id(obj))
         try:
             if type(obj) in (list, tuple):
                 return {"type": type(obj).__name__,
-                        "items": [self.node(v, _join(path, i)) for i, v in enumerate(obj)]}
+                        "items": [self.node(v, _join(path, i), depth + 1) for i, v in enumerate(obj)]}
             out = {"type": _MAPPINGS[type(obj)],
-                   "items": [[self.node(k, path), self.node(v, _join(path, k))] for k, v in obj.items()]}
+                   "items": [[self.node(k, path, depth + 1), self.node(v, _join(path, k), depth + 1)]
+                             for k, v in obj.items()]}
             metadata = getattr(obj, "_metadata", None)
             if metadata is not None:
-                out["metadata"] = self.node(metadata, _join(path, "_metadata"))
+                out["metadata"] = self.node(metadata, _join(path, "_metadata"), depth + 1)
             return out
         finally:
             self._open.discard(id(obj))
 
     def _tensor(self, t, path):
-        index = self._block_of.get(id(t))
-        if index is None:
-            array = np.ascontiguousarray(t.detach().cpu().numpy())
-            array = array.astype(array.dtype.newbyteorder("<"), copy=False)
-            index = len(self.arrays)
-            self.arrays.append((path or "<root>", array))
-            self._block_of[id(t)] = index
-            self._keep.append(t)
-        return {"type": "tensor", "dtype": t.dtype.name, "shape": list(t.shape), "device": str(t.device),
+        node = self._node_of.get(id(t))
+        if node is not None:
+            return node
+        flat = t._storage._flat             # (its dtype is the tensor's: ``view(dtype)`` makes a new storage)
+        key = (id(flat), t.dtype)
+        if key not in self._block_of:
+            self._block_of[key] = len(self.blocks)
+            self.blocks.append((path or "<root>", flat, []))
+        node = {"type": "tensor", "tensor": len(self._node_of), "dtype": t.dtype.name, "shape": list(t.shape),
+                "stride": list(t.stride()), "storage_offset": None, "device": str(t.device),
                 "requires_grad": bool(t.requires_grad), "parameter": type(t).__name__ == "Parameter",
-                "block": index}
+                "block": self._block_of[key]}
+        self.blocks[node["block"]][2].append((node, t))
+        self._node_of[id(t)] = node
+        self._keep.append(t)
+        return node
 
     def manifest(self, root):
-        blocks, offset = [], 0
-        for name, array in self.arrays:
+        """The manifest bytes and the block arrays. Each block is the span of its storage that its
+        tensors reach; the tensors' storage offsets are counted from the start of that span."""
+        blocks, arrays, offset = [], [], 0
+        for name, flat, uses in self.blocks:
+            lo, hi = _span(t for _, t in uses)
+            for node, t in uses:
+                node["storage_offset"] = t._offset - lo if t.numel() else 0
+            array = for_device(uses[0][1].device).to_numpy(flat[lo:hi])
+            array = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False)
             blocks.append({"name": name, "offset": offset, "nbytes": array.nbytes,
                            "crc32": zlib.crc32(array) if array.nbytes else 0})
+            arrays.append(array)
             offset += array.nbytes
         doc = {"format": "tensorlab-checkpoint", "version": VERSION, "root": root, "blocks": blocks}
-        return json.dumps(doc, separators=(",", ":")).encode("utf-8"), [a for _, a in self.arrays]
+        return json.dumps(doc, separators=(",", ":")).encode("utf-8"), arrays
+
+
+def _span(tensors):
+    """[first, last + 1) of the storage elements that the (non-empty) ``tensors`` read."""
+    reached = [(t._offset, t._offset + sum((n - 1) * s for n, s in zip(t._shape, t._stride)))
+               for t in tensors if t.numel()]
+    if not reached:
+        return 0, 0
+    return min(lo for lo, _ in reached), max(hi for _, hi in reached) + 1
 
 
 def _join(path, key):
@@ -196,25 +226,6 @@ def _write_block(f, array):
         f.write(memoryview(array.reshape(-1)).cast("B"))
 
 
-def _write_atomically(path, manifest, arrays):
-    """Write to a temporary file beside ``path``, flush it to disk, then rename it over ``path``."""
-    directory = os.path.dirname(path)
-    if not os.path.isdir(directory or "."):
-        raise RuntimeError(f"Parent directory {directory} does not exist.")
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            _write(f, manifest, arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 # -- load ----------------------------------------------------------------------------------------
 
 
@@ -224,215 +235,12 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     ``map_location`` moves the tensors: a device or string (``'cpu'``), a dict from saved location to
     new location (``{'cuda:0': 'cpu'}``), or a callable ``fn(tensor, saved_location)`` returning the
     tensor to use (or ``None`` to keep the saved location). ``weights_only`` is accepted for PyTorch
-    compatibility: loading is always data-only here.
+    compatibility: loading is always data-only here. The checks are in tensorlab/_checkpoint_reader.py.
     """
     if isinstance(f, (str, os.PathLike)):
         with open(os.fspath(f), "rb") as file:
-            obj = _Reader(file, map_location).read()
+            obj = Reader(file, map_location).read()
             if file.read(1):
                 raise CheckpointError("malformed checkpoint: unexpected bytes after the end of the tensor data")
             return obj
-    return _Reader(f, map_location).read()
-
-
-class _Reader:
-    """Reads and checks one checkpoint: header, manifest, then each tensor block."""
-
-    def __init__(self, f, map_location):
-        self.f = f
-        self.map_location = map_location
-        self._tensors = {}                 # block index -> loaded tensor (shared references)
-
-    def read(self):
-        manifest_nbytes, data_nbytes, manifest_crc = self._header()
-        manifest = self._exact(manifest_nbytes, "the manifest")
-        if zlib.crc32(manifest) != manifest_crc:
-            raise CheckpointError("checksum mismatch in the checkpoint manifest: the file is corrupted")
-        doc = _parse_json(manifest)
-        self.blocks = _check_blocks(doc.get("blocks"), data_nbytes)
-        self.data = [self._block(b) for b in self.blocks]
-        try:
-            return self._decode(doc.get("root"))
-        except RecursionError:
-            raise CheckpointError("malformed checkpoint: the object tree is nested too deeply") from None
-
-    def _header(self):
-        head = self.f.read(HEADER_SIZE)
-        if len(head) < len(MAGIC) or head[:len(MAGIC)] != MAGIC:
-            hint = (" (it looks like a PyTorch zip/pickle checkpoint, which tensorlab does not read: "
-                    "pickles can run code)" if head[:2] == b"PK" or head[:1] == b"\x80" else "")
-            raise CheckpointError(f"not a tensorlab checkpoint: the file does not start with the tensorlab "
-                                  f"magic bytes{hint}")
-        if len(head) < HEADER_SIZE:
-            raise CheckpointError("truncated checkpoint: the header is incomplete")
-        fields = head[len(MAGIC):len(MAGIC) + _FIELDS.size]
-        (header_crc,) = _HEADER_CRC.unpack(head[-_HEADER_CRC.size:])
-        if zlib.crc32(fields) != header_crc:
-            raise CheckpointError("checksum mismatch in the checkpoint header: the file is corrupted")
-        version, manifest_nbytes, data_nbytes, manifest_crc = _FIELDS.unpack(fields)
-        if version != VERSION:
-            raise CheckpointError(f"unsupported checkpoint format version {version} (this tensorlab reads "
-                                  f"version {VERSION})")
-        return manifest_nbytes, data_nbytes, manifest_crc
-
-    def _exact(self, n, what):
-        """Read exactly ``n`` bytes (in chunks, so a bad length cannot allocate a huge buffer)."""
-        out = bytearray()
-        while len(out) < n:
-            chunk = self.f.read(min(_CHUNK, n - len(out)))
-            if not chunk:
-                raise CheckpointError(f"truncated checkpoint: {what} ends after {len(out)} of {n} bytes")
-            out += chunk
-        return out
-
-    def _block(self, block):
-        data = self._exact(block["nbytes"], f"the data of tensor '{block['name']}'")
-        if (zlib.crc32(data) if data else 0) != block["crc32"]:
-            raise CheckpointError(f"checksum mismatch for tensor '{block['name']}': the file is corrupted")
-        return data
-
-    def _decode(self, node):
-        kind = node.get("type") if isinstance(node, dict) else None
-        if kind in _SCALARS:
-            return _scalar(kind, node)
-        if kind == "size":
-            return Size(_int_list(node.get("items"), "size"))
-        if kind in ("list", "tuple"):
-            items = [self._decode(n) for n in _list(node.get("items"), kind)]
-            return items if kind == "list" else tuple(items)
-        if kind in ("dict", "OrderedDict", "Counter"):
-            return self._mapping(node, kind)
-        if kind == "tensor":
-            return self._tensor(node)
-        raise CheckpointError(f"malformed checkpoint: unknown node {str(node)[:80]!r}")
-
-    def _mapping(self, node, kind):
-        out = {"dict": dict, "OrderedDict": OrderedDict, "Counter": Counter}[kind]()
-        for pair in _list(node.get("items"), kind):
-            if not (isinstance(pair, list) and len(pair) == 2):
-                raise CheckpointError(f"malformed checkpoint: a {kind} item must be a [key, value] pair")
-            key = self._decode(pair[0])
-            try:
-                out[key] = self._decode(pair[1])
-            except TypeError:
-                raise CheckpointError(f"malformed checkpoint: unhashable {kind} key") from None
-        if "metadata" in node:
-            if kind != "OrderedDict":
-                raise CheckpointError("malformed checkpoint: only an OrderedDict carries metadata")
-            out._metadata = self._decode(node["metadata"])
-        return out
-
-    def _tensor(self, node):
-        index = node.get("block")
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.blocks):
-            raise CheckpointError("malformed checkpoint: a tensor refers to a missing data block")
-        key = json.dumps(node, sort_keys=True)
-        if index in self._tensors:
-            seen_key, tensor = self._tensors[index]
-            if seen_key != key:
-                raise CheckpointError("malformed checkpoint: one data block is read as two different tensors")
-            return tensor
-        tensor = _make_tensor(node, self.data[index], self.blocks[index]["name"], self.map_location)
-        self._tensors[index] = (key, tensor)
-        return tensor
-
-
-def _parse_json(manifest):
-    try:
-        doc = json.loads(bytes(manifest).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise CheckpointError(f"malformed checkpoint: the manifest is not valid JSON ({e})") from None
-    if not isinstance(doc, dict) or doc.get("format") != "tensorlab-checkpoint" or doc.get("version") != VERSION:
-        raise CheckpointError("malformed checkpoint: the manifest does not describe a tensorlab checkpoint")
-    return doc
-
-
-def _check_blocks(blocks, data_nbytes):
-    """Blocks must lie back to back from offset 0 and fill the data section exactly."""
-    offset = 0
-    for block in _list(blocks, "blocks"):
-        ok = isinstance(block, dict) and isinstance(block.get("name"), str) and all(
-            type(block.get(k)) is int for k in ("offset", "nbytes", "crc32"))
-        if not ok or block["offset"] != offset or block["nbytes"] < 0:
-            raise CheckpointError("malformed checkpoint: bad data block description")
-        offset += block["nbytes"]
-    if offset != data_nbytes:
-        raise CheckpointError("malformed checkpoint: the data blocks do not add up to the data length")
-    return blocks
-
-
-def _list(value, what):
-    if not isinstance(value, list):
-        raise CheckpointError(f"malformed checkpoint: {what} needs a list of items")
-    return value
-
-
-def _int_list(value, what):
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in _list(value, what)):
-        raise CheckpointError(f"malformed checkpoint: {what} must be non-negative integers")
-    return value
-
-
-_SCALARS = ("none", "bool", "int", "float", "str", "dtype", "device")
-
-
-def _scalar(kind, node):
-    """Decode a leaf node, checking that its value has the documented JSON type."""
-    value = node.get("value")
-    is_text = isinstance(value, str)
-    valid = {"none": True, "bool": type(value) is bool, "int": type(value) is int, "str": is_text,
-             "float": is_text and len(value) < 64 and _parses(float, value),
-             "dtype": is_text and value in _DTYPES, "device": is_text and _parses(Device, value)}[kind]
-    if not valid:
-        raise CheckpointError(f"malformed checkpoint: bad {kind} value {str(value)[:40]!r}")
-    convert = {"none": lambda v: None, "float": float, "dtype": _DTYPES.get, "device": Device}
-    return convert.get(kind, lambda v: v)(value)
-
-
-def _parses(parse, text):
-    try:
-        parse(text)
-        return True
-    except (ValueError, RuntimeError):
-        return False
-
-
-def _make_tensor(node, data, name, map_location):
-    from .ops.creation import from_numpy
-    dt = _DTYPES.get(node.get("dtype")) if isinstance(node.get("dtype"), str) else None
-    shape = _int_list(node.get("shape"), "a tensor shape")
-    saved = node.get("device", "cpu")
-    if dt is None or not isinstance(saved, str) or not _parses(Device, saved):
-        raise CheckpointError(f"malformed checkpoint: bad dtype or device for tensor '{name}'")
-    if int(np.prod(shape, dtype=np.int64)) * dt.itemsize != len(data):
-        raise CheckpointError(f"malformed checkpoint: the shape of tensor '{name}' does not match its data")
-    array = np.frombuffer(data, dtype=dt.np.newbyteorder("<")).astype(dt.np, copy=False).reshape(shape)
-    tensor = _place(from_numpy(array), saved, map_location)
-    if node.get("requires_grad") is True and dt.is_floating_point:
-        tensor.requires_grad_(True)
-    if node.get("parameter") is True:
-        from .nn import Parameter
-        tensor = Parameter(tensor, requires_grad=tensor.requires_grad)
-    return tensor
-
-
-def _place(tensor, saved, map_location):
-    """Move a freshly read (CPU) tensor where ``map_location`` says, or back to its saved device."""
-    if callable(map_location) and not isinstance(map_location, (str, Device, dict)):
-        moved = map_location(tensor, saved)
-        if moved is not None:
-            return moved
-        target = saved
-    elif isinstance(map_location, dict):
-        target = map_location.get(saved, saved)
-    else:
-        target = saved if map_location is None else map_location
-    target = as_device(target)
-    if target.type == "cuda":
-        from . import cuda
-        if not cuda.is_available():
-            raise RuntimeError(
-                "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "
-                "If you are running on a CPU-only machine, please use torch.load with "
-                "map_location=torch.device('cpu') to map your storages to the CPU.")
-    return tensor if target.type == "cpu" else tensor.to(target)
+    return Reader(f, map_location).read()

@@ -5,7 +5,11 @@ import json
 import math
 import os
 import pickle
+import stat
+import subprocess
+import sys
 import struct
+import tracemalloc
 import zlib
 
 import numpy as np
@@ -76,22 +80,68 @@ def test_special_floats_keep_their_bits():
     assert floats[:7] == values and math.isnan(floats[7])
 
 
-@pytest.mark.parametrize("make_view", [
-    lambda t: t.t(),
-    lambda t: t[::2, 1:],
-    lambda t: t[:, 2],
-    lambda t: t[1:3].transpose(0, 1),
-    lambda t: t[0].expand(3, 4),
-])
-def test_views_are_saved_as_their_own_data(make_view, rng):
+_VIEWS = [
+    lambda lib, t: t.t(),
+    lambda lib, t: t[::2, 1:],
+    lambda lib, t: t[:, 2],
+    lambda lib, t: t[1:3].transpose(0, 1),
+    lambda lib, t: t[0].expand(3, 4),
+    lambda lib, t: t.reshape(-1)[3:11].view(2, 4),
+]
+
+
+@pytest.mark.parametrize("make_view", _VIEWS)
+def test_views_of_one_storage_load_as_views_of_one_storage(make_view, torch, rng):
+    """As in PyTorch: saved together, a base and its view load sharing one storage, with the same
+    strides and offsets -- a write through one is seen by the other."""
+    values = rng.standard_normal((4, 4)).astype(np.float32)
+    got, expected = [], []
+    for lib, out in ((tensorlab, got), (torch, expected)):
+        base = lib.from_numpy(values.copy())
+        buf = io.BytesIO()
+        lib.save({"view": make_view(lib, base), "base": base}, buf)
+        buf.seek(0)
+        out.append(lib.load(buf))
+    got, expected = got[0], expected[0]
+    for key in ("view", "base"):
+        np.testing.assert_array_equal(got[key].numpy(), expected[key].numpy())
+        assert got[key].stride() == expected[key].stride()
+        assert got[key].storage_offset() == expected[key].storage_offset()
+    assert got["view"].untyped_storage().data_ptr() == got["base"].untyped_storage().data_ptr()
+    got["base"].fill_(7.0)
+    assert np.all(got["view"].numpy() == 7.0)
+    assert got["view"]._base is None and got["view"].is_leaf      # views of a storage, not autograd views
+
+
+@pytest.mark.parametrize("make_view", _VIEWS)
+def test_a_view_alone_writes_only_what_it_reaches(make_view, rng):
     base = tensorlab.from_numpy(rng.standard_normal((4, 4)).astype(np.float32))
-    view = make_view(base)
-    out = _round_trip({"view": view, "base": base})
-    _assert_same_tensor(view, out["view"])
-    _assert_same_tensor(base, out["base"])
-    assert out["view"].is_contiguous()
-    out["view"].zero_()
-    assert np.any(out["base"].numpy() != 0)     # the views were written separately: no sharing
+    view = make_view(tensorlab, base)
+    raw = _checkpoint_bytes(view)
+    out = _round_trip(view)
+    _assert_same_tensor(view, out)
+    assert out.stride() == view.stride()
+    (block,) = json.loads(_manifest_of(raw))["blocks"]
+    reached = {view.storage_offset() + sum(i * s for i, s in zip(idx, view.stride()))
+               for idx in np.ndindex(*view.shape)}
+    assert block["nbytes"] == 4 * (max(reached) - min(reached) + 1)
+
+
+def test_an_expanded_tensor_is_saved_by_its_storage(torch):
+    big = tensorlab.zeros(1).expand(2 ** 27)
+    raw = _checkpoint_bytes(big)
+    buf = io.BytesIO()
+    torch.save(torch.zeros(1).expand(2 ** 27), buf)
+    assert len(raw) < len(buf.getvalue()) < 4096               # bytes, not the 512 MiB it would expand to
+    out = tensorlab.load(io.BytesIO(raw))
+    assert out.shape == (2 ** 27,) and out.stride() == (0,)
+    assert out[12345].item() == 0.0
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (2, 0, 5), (0,)])
+def test_empty_tensors_keep_their_strides(shape, torch):
+    out = _round_trip(tensorlab.zeros(*shape))
+    assert out.shape == shape and out.stride() == torch.zeros(*shape).stride()
 
 
 def test_the_same_tensor_twice_loads_as_one_object():
@@ -260,7 +310,7 @@ def _craft(root, data=b"", blocks=None, version=1):
     """A checkpoint written by hand from this test's reading of the documented format."""
     if blocks is None:
         blocks = [{"name": "x", "offset": 0, "nbytes": len(data), "crc32": zlib.crc32(data)}] if data else []
-    manifest = json.dumps({"format": "tensorlab-checkpoint", "version": 1, "root": "ROOT",
+    manifest = json.dumps({"format": "tensorlab-checkpoint", "version": version, "root": "ROOT",
                            "blocks": blocks}).encode()
     root_json = root if isinstance(root, bytes) else json.dumps(root).encode()
     manifest = manifest.replace(b'"ROOT"', root_json)
@@ -341,8 +391,8 @@ def test_any_single_byte_change_is_detected(data):
 
 
 def test_unsupported_version():
-    with pytest.raises(CheckpointError, match="unsupported checkpoint format version 2"):
-        tensorlab.load(io.BytesIO(_craft({"type": "none"}, version=2)))
+    with pytest.raises(CheckpointError, match="unsupported checkpoint format version 3"):
+        tensorlab.load(io.BytesIO(_craft({"type": "none"}, version=3)))
 
 
 @pytest.mark.parametrize("root,data", [
@@ -469,5 +519,210 @@ def test_two_nodes_cannot_read_one_block_differently():
     node = {"type": "tensor", "dtype": "float32", "shape": [2], "device": "cpu", "requires_grad": False,
             "parameter": False, "block": 0}
     other = dict(node, dtype="int32")
-    with pytest.raises(CheckpointError, match="one data block is read as two different tensors"):
+    with pytest.raises(CheckpointError, match="one saved tensor is described in two different ways"):
         tensorlab.load(io.BytesIO(_craft({"type": "list", "items": [node, other]}, bytes(8))))
+    node = dict(node, tensor=0, stride=[1], storage_offset=0)
+    with pytest.raises(CheckpointError, match="one data block is read as two different dtypes"):
+        tensorlab.load(io.BytesIO(_craft({"type": "list", "items": [node, dict(other, tensor=1, stride=[1],
+                                                                                storage_offset=0)]},
+                                         bytes(8), version=2)))
+    with pytest.raises(CheckpointError, match="one saved tensor is described in two different ways"):
+        tensorlab.load(io.BytesIO(_craft({"type": "list", "items": [node, dict(node, shape=[1])]},
+                                         bytes(8), version=2)))
+
+
+def test_version_1_files_still_load():
+    data = np.arange(6, dtype="<f4").tobytes()
+    node = {"type": "tensor", "dtype": "float32", "shape": [2, 3], "device": "cpu", "requires_grad": True,
+            "parameter": False, "block": 0}
+    out = tensorlab.load(io.BytesIO(_craft({"type": "list", "items": [node, node]}, data, version=1)))
+    assert out[0] is out[1] and out[0].stride() == (3, 1) and out[0].requires_grad
+    assert out[0].tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+
+
+def _tensor_node(**fields):
+    node = {"type": "tensor", "tensor": 0, "dtype": "float32", "shape": [2], "stride": [1], "storage_offset": 0,
+            "device": "cpu", "requires_grad": False, "parameter": False, "block": 0}
+    node.update(fields)
+    return node
+
+
+@pytest.mark.parametrize("fields,phrase", [
+    ({"shape": [2 ** 62, 4], "stride": [0, 0]}, "more elements than an int64"),
+    ({"shape": [2 ** 100], "stride": [0]}, "more elements than an int64"),
+    ({"shape": [2 ** 40] * 2, "stride": [0, 0]}, "more elements than an int64"),
+    ({"shape": [1] * 65, "stride": [1] * 65}, "65 dimensions"),
+    ({"storage_offset": -1}, "bad strides or storage offset"),
+    ({"storage_offset": 2}, "reaches past the end"),
+    ({"stride": [5]}, "reaches past the end"),
+    ({"stride": [-1]}, "must be non-negative integers"),
+    ({"stride": [1, 1]}, "bad strides or storage offset"),
+    ({"stride": None}, "needs a list"),
+    ({"storage_offset": 2.0}, "bad strides or storage offset"),
+    ({"tensor": "a"}, "id must be an integer"),
+    ({"dtype": "float64"}, "not a whole number of float64 elements"),
+])
+def test_absurd_tensor_headers_are_checkpoint_errors(fields, phrase):
+    """Valid checksums, impossible geometry: refused with a CheckpointError, allocating nothing big."""
+    raw = _craft(_tensor_node(**fields), bytes(12), version=2)
+    tracemalloc.start()
+    try:
+        with pytest.raises(CheckpointError, match=f"malformed checkpoint.*{phrase}"):
+            tensorlab.load(io.BytesIO(raw))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20
+
+
+def test_a_huge_but_valid_expanded_tensor_allocates_nothing():
+    out = tensorlab.load(io.BytesIO(_craft(_tensor_node(shape=[2 ** 40, 2 ** 20], stride=[0, 0]), bytes(4),
+                                           version=2)))
+    assert out.shape == (2 ** 40, 2 ** 20) and out.untyped_storage().nbytes() == 4
+
+
+@pytest.mark.parametrize("levels", [101, 400, 5000])
+def test_deep_nesting_names_the_depth(levels):
+    root = b'{"type":"list","items":[' * levels + b'{"type":"none"}' + b"]}" * levels
+    with pytest.raises(CheckpointError, match=r"nested .*\d+ .*(levels|containers)") as err:
+        tensorlab.load(io.BytesIO(_craft(root, version=2)))
+    assert "100" in str(err.value)
+
+
+def test_nesting_up_to_the_limit_round_trips_and_deeper_is_refused_on_save(tmp_path):
+    obj = None
+    for _ in range(serialization.MAX_DEPTH):
+        obj = [obj]
+    assert _round_trip(obj) == obj
+    with pytest.raises(ValueError, match="nested more than 100 levels"):
+        tensorlab.save([obj], tmp_path / "deep.pth")
+    assert not os.listdir(tmp_path)
+
+
+# -- saving over an existing file: what a plain write would keep -----------------------------------
+
+_AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def test_permission_bits_of_the_replaced_file_are_kept(tmp_path):
+    path = tmp_path / "private.pth"
+    tensorlab.save({"epoch": 1}, path)
+    os.chmod(path, 0o600)
+    tensorlab.save({"epoch": 2}, path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    os.chmod(path, 0o640)
+    tensorlab.save({"epoch": 3}, path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640 and tensorlab.load(path) == {"epoch": 3}
+
+
+def test_a_symlink_is_written_through(tmp_path):
+    real = tmp_path / "runs" / "best.pth"
+    real.parent.mkdir()
+    tensorlab.save({"epoch": 1}, real)
+    link = tmp_path / "latest.pth"
+    link.symlink_to(real)
+    tensorlab.save({"epoch": 2}, link)
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert tensorlab.load(real) == {"epoch": 2}
+    assert sorted(os.listdir(tmp_path)) == ["latest.pth", "runs"] and os.listdir(real.parent) == ["best.pth"]
+
+
+def _refuse_writes_to(monkeypatch, path):
+    """Make ``path`` write-protected even for root (who ignores permission bits)."""
+    real_open = os.open
+
+    def guarded_open(name, flags, *args, **kwargs):
+        if os.fspath(name) == os.fspath(path) and flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(13, "Permission denied", os.fspath(name))
+        return real_open(name, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", guarded_open)
+
+
+def test_a_write_protected_file_is_refused_like_a_plain_write(tmp_path, monkeypatch):
+    path = tmp_path / "frozen.pth"
+    tensorlab.save({"epoch": 1}, path)
+    before = path.read_bytes()
+    _refuse_writes_to(monkeypatch, path)
+    with pytest.raises(PermissionError, match="Permission denied"):
+        tensorlab.save({"epoch": 2}, path)
+    assert path.read_bytes() == before and os.listdir(tmp_path) == ["frozen.pth"]
+
+
+@pytest.mark.skipif(_AS_ROOT or os.name == "nt", reason="root ignores permission bits")
+def test_a_read_only_file_is_refused(tmp_path):
+    path = tmp_path / "frozen.pth"
+    tensorlab.save({"epoch": 1}, path)
+    os.chmod(path, 0o444)
+    with pytest.raises(PermissionError, match="Permission denied"):
+        tensorlab.save({"epoch": 2}, path)
+    assert tensorlab.load(path) == {"epoch": 1}
+
+
+def _directory_refuses_new_files(monkeypatch, directory):
+    real_open = os.open
+
+    def guarded_open(name, flags, *args, **kwargs):
+        if os.path.dirname(os.fspath(name)) == os.fspath(directory) and flags & os.O_CREAT:
+            raise PermissionError(13, "Permission denied", os.fspath(name))
+        return real_open(name, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", guarded_open)
+
+
+def test_a_writable_file_in_a_read_only_directory_is_written_in_place(tmp_path, monkeypatch):
+    path = tmp_path / "ckpt.pth"
+    tensorlab.save({"epoch": 1}, path)
+    inode = os.stat(path).st_ino
+    _directory_refuses_new_files(monkeypatch, tmp_path)
+    tensorlab.save({"epoch": 2, "w": tensorlab.ones(3)}, path)
+    assert tensorlab.load(path)["epoch"] == 2 and os.stat(path).st_ino == inode
+    with pytest.raises(PermissionError):                   # no file to write in place: nothing to fall back on
+        tensorlab.save({"epoch": 1}, tmp_path / "new.pth")
+    assert os.listdir(tmp_path) == ["ckpt.pth"]
+
+
+@pytest.mark.skipif(_AS_ROOT or os.name == "nt", reason="root ignores permission bits")
+def test_a_read_only_directory_for_real(tmp_path):
+    path = tmp_path / "ckpt.pth"
+    tensorlab.save({"epoch": 1}, path)
+    os.chmod(tmp_path, 0o555)
+    try:
+        tensorlab.save({"epoch": 2}, path)
+        assert tensorlab.load(path) == {"epoch": 2}
+    finally:
+        os.chmod(tmp_path, 0o755)
+
+
+_KILLED_SAVE = """
+import sys, time, tensorlab
+from tensorlab import serialization
+real = serialization._write_block
+def stall(f, array):
+    real(f, array)
+    f.flush()
+    print("writing", flush=True)
+    time.sleep(60)
+serialization._write_block = stall
+tensorlab.save({"w": tensorlab.ones(1000)}, sys.argv[1])
+"""
+
+
+@pytest.mark.skipif(os.name == "nt", reason="SIGKILL is POSIX")
+def test_the_next_save_removes_the_temporary_file_of_a_killed_save(tmp_path):
+    path = tmp_path / "ckpt.pth"
+    tensorlab.save({"epoch": 1}, path)
+    child = subprocess.Popen([sys.executable, "-c", _KILLED_SAVE, str(path)], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "writing\n"
+    child.kill()
+    child.wait()
+    child.stdout.close()
+    leftovers = [n for n in os.listdir(tmp_path) if n != "ckpt.pth"]
+    assert len(leftovers) == 1 and str(child.pid) in leftovers[0]
+    (tmp_path / ".ckpt.pth.0123abcd.tmp").write_bytes(b"left by an older tensorlab")
+    (tmp_path / ".other.pth.0123abcd.tmp").write_bytes(b"not ours")
+    live = tmp_path / f".ckpt.pth.{os.getppid()}.89abcdef.tmp"   # a save running now in a live process
+    live.write_bytes(b"in progress")
+    assert tensorlab.load(path) == {"epoch": 1}
+    tensorlab.save({"epoch": 2}, path)
+    assert sorted(os.listdir(tmp_path)) == sorted([".other.pth.0123abcd.tmp", live.name, "ckpt.pth"])
