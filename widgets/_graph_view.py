@@ -1,0 +1,51 @@
+"""The GraphExplorer's controls (ipywidgets): Play/slider, Back/Step/Reset, Run backward, speed.
+
+Animation needs no custom JavaScript: ``ipywidgets.Play`` ticks in the browser and is linked
+(``jslink``) to the step slider, whose every change the kernel turns into a redraw of the SVG.
+"""
+import ipywidgets as w
+
+
+class GraphView(w.VBox):
+    """A DOMWidget over a GraphExplorer model; ``update()`` redraws from the model's state."""
+
+    def __init__(self, model):
+        self.model = model
+        n = len(model.events)
+        self.play = w.Play(value=model.position, min=0, max=n, interval=600, description="Play")
+        self.slider = w.IntSlider(value=model.position, min=0, max=n, description="step",
+                                  continuous_update=True, layout=w.Layout(width="340px"))
+        self.speed = w.IntSlider(value=600, min=100, max=2000, step=100, description="ms/step",
+                                 layout=w.Layout(width="260px"))
+        w.jslink((self.play, "value"), (self.slider, "value"))
+        w.jslink((self.speed, "value"), (self.play, "interval"))
+        self.back_button = w.Button(description="Back", layout=w.Layout(width="70px"))
+        self.step_button = w.Button(description="Step", layout=w.Layout(width="70px"))
+        self.reset_button = w.Button(description="Reset", layout=w.Layout(width="70px"))
+        self.backward_button = w.Button(description="Run backward", button_style="warning",
+                                        layout=w.Layout(width="120px", display="" if model.output is not None
+                                                        else "none"))
+        self.drawing = w.HTML(layout=w.Layout(overflow="auto", max_height="560px", flex="1 1 auto"))
+        self.panel = w.HTML(layout=w.Layout(min_width="280px", max_width="420px"))
+        self.back_button.on_click(lambda _: model.back())
+        self.step_button.on_click(lambda _: model.step())
+        self.reset_button.on_click(lambda _: model.reset())
+        self.backward_button.on_click(lambda _: model.backward())
+        self.slider.observe(self._on_slider, names="value")
+        controls = w.HBox([self.play, self.slider, self.back_button, self.step_button, self.reset_button,
+                           self.backward_button])
+        super().__init__([controls, w.HBox([self.drawing, self.panel]), self.speed])
+        self.add_class("tensorlab-graph-explorer")
+        self.update()
+
+    def _on_slider(self, change):
+        if change["new"] != self.model.position:
+            self.model.goto(change["new"])
+
+    def update(self):
+        model, n = self.model, len(self.model.events)
+        self.play.max = self.slider.max = n
+        if self.slider.value != model.position:
+            self.slider.value = model.position
+        self.drawing.value = model.to_svg()
+        self.panel.value = model.panel_html()

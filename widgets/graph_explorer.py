@@ -1,0 +1,431 @@
+"""GraphExplorer: the graph autograd recorded, and a real backward pass through it, one step at a time.
+
+Nothing here simulates autograd. The picture comes from the graph itself (``grad_fn`` and
+``next_functions``, via ``tensorlab.autograd.graph_export.describe``); the replay comes from the
+engine's own trace events (``tensorlab.autograd.trace_backward``) and, for the graph being built,
+from ``tensorlab.autograd.trace_forward``. The explorer only keeps a copy of what each event carried
+(gradients as they were at that moment) so you can step forwards and backwards through it.
+
+    >>> import tensorlab as torch
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> y = (x * x).sum()
+    >>> g = GraphExplorer(y, params={"x": x})
+    >>> g.backward()                       # a real backward pass; x.grad is set as usual
+    >>> x.grad
+    tensor([2., 4.])
+    >>> g.goto(len(g.events))              # the last step
+    >>> g.describe_step()
+    'step 14 of 14: the backward pass is done'
+    >>> [e["kind"] for e in g.events][:4]
+    ['graph', 'ready', 'run', 'send']
+
+Record code you write yourself -- the forward pass as it builds the graph, then its backward pass:
+
+    >>> with GraphExplorer.record(params={"x": x}) as g:
+    ...     loss = (x * 3).exp().sum()
+    ...     loss.backward()
+    >>> [e["name"] for e in g.events if e["kind"] == "record"]
+    ['MulBackward0', 'ExpBackward0', 'SumBackward0']
+
+See course/07_the_backward_graph.
+"""
+import contextlib
+from collections import namedtuple
+
+from tensorlab.autograd import trace_backward, trace_forward
+from tensorlab.autograd.graph import AccumulateGrad
+from tensorlab.autograd.graph_export import describe, output_shape
+from tensorlab.tensor import Tensor
+
+from . import _graph_draw
+from ._base import WidgetModel
+from ._svg import PALETTE, error_html, escape
+
+Value = namedtuple("Value", "shape array")  # a tensor as it was at one step (array None if large)
+_COPY_LIMIT = 4096                          # elements kept per gradient
+
+
+def snapshot(t):
+    """A frozen copy of ``t`` (``.grad`` tensors change as gradients accumulate)."""
+    if not isinstance(t, Tensor):
+        return None
+    array = t.detach().cpu().numpy().copy() if t.numel() <= _COPY_LIMIT else None
+    return Value(tuple(t.shape), array)
+
+
+def value_text(value, n=4):
+    """``[0.5, -1, …] (3, 4)``: a few numbers of a snapshot, for labels."""
+    if value is None:
+        return "None"
+    shape = "(" + ", ".join(map(str, value.shape)) + ")"
+    if value.array is None:
+        return f"<{shape}>"
+    flat = value.array.reshape(-1)
+    numbers = ", ".join(format(float(v), ".4g") for v in flat[:n])
+    if value.array.ndim == 0:
+        return numbers
+    text = f"[{numbers}{', …' if flat.size > n else ''}]"
+    return text + (f" {shape}" if value.array.ndim > 1 or flat.size > n else "")
+
+
+class GraphExplorer(WidgetModel):
+    """Draw the graph behind ``output`` and replay real backward (and forward) passes through it.
+
+    ``params``: names for leaf tensors, a dict or a Module (its ``named_parameters()``).
+    ``show_saved``: also draw the tensors each node saved for backward.
+    ``max_nodes``: past this many nodes only the neighbourhood of the node of interest is drawn.
+    """
+
+    def __init__(self, output=None, params=None, show_saved=False, max_nodes=60):
+        if params is not None and hasattr(params, "named_parameters"):
+            params = dict(params.named_parameters())
+        self.params = dict(params or {})
+        self.show_saved, self.max_nodes = show_saved, max_nodes
+        self.output = output
+        self.events = []          # what the engine reported, frozen: see _on_forward/_on_backward
+        self.position = 0         # events[:position] have happened in the picture
+        self.nodes, self.edges = {}, []
+        self._keys, self._alive, self._edge_seen = {}, [], set()
+        self._created, self._created_at, self._passes = [], {}, 0
+        self._layouts = {}
+        if output is not None:
+            self._add_graph(list(output) if isinstance(output, (list, tuple)) else [output])
+            self._add_sink_outputs()
+
+    # -- recording ------------------------------------------------------------------------------
+    @classmethod
+    @contextlib.contextmanager
+    def record(cls, params=None, show_saved=False, max_nodes=60):
+        """Record every node created and every backward step run inside the block."""
+        explorer = cls(params=params, show_saved=show_saved, max_nodes=max_nodes)
+        try:
+            with trace_forward(explorer._on_forward), trace_backward(explorer._on_backward):
+                yield explorer
+        finally:
+            explorer._add_graph(explorer._created)
+            explorer._add_sink_outputs()
+            explorer.refresh()
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Run ``output.backward(...)`` for real, recording each step; the replay starts before it.
+        An error (a second backward without ``retain_graph``, say) is shown in the widget."""
+        start = len(self.events)
+        try:
+            with trace_forward(self._on_forward), trace_backward(self._on_backward):
+                self.output.backward(gradient, retain_graph=retain_graph, create_graph=create_graph,
+                                     inputs=inputs)
+        except RuntimeError as error:
+            self.events.append({"kind": "error", "message": str(error)})
+            start = len(self.events)
+        self._add_graph(self._created)
+        self.goto(start)
+
+    def _key(self, obj):
+        """Node ids in the order things were first seen, never ``id()``: the same graph, the same SVG."""
+        key = self._keys.get(id(obj))
+        if key is None:
+            key = self._keys[id(obj)] = f"n{len(self._alive)}"
+            self._alive.append(obj)  # keeps the object, so its id() is not reused while we map it
+        return key
+
+    def _add_graph(self, roots):
+        """Merge the graph behind ``roots`` into the picture (before backward frees saved tensors)."""
+        if not roots:
+            return
+        found, edges = describe(roots, self.params, self.show_saved)
+        mine, saved_count = {}, {}
+        for k, node in found.items():
+            if node["kind"] != "saved":
+                mine[k] = self._key(node["obj"])
+        for src, dst, attrs in edges:
+            if attrs["kind"] == "saved":
+                n = saved_count[dst] = saved_count.get(dst, -1) + 1
+                mine[src] = f"{mine[dst]}.s{n}"
+        for k, node in found.items():
+            if mine[k] not in self.nodes:
+                keep = node["obj"] if node["kind"] in ("op", "leaf") else None
+                self.nodes[mine[k]] = {"kind": node["kind"], "label": node["label"], "obj": keep,
+                                       "shape": node["shape"]}
+        for src, dst, attrs in edges:
+            edge = (mine[src], mine[dst], attrs["kind"], attrs.get("input_nr"))
+            if edge not in self._edge_seen:
+                self._edge_seen.add(edge)
+                self.edges.append((mine[src], mine[dst], attrs))
+        self._layouts.clear()
+
+    def _add_sink_outputs(self):
+        """An output box under every op whose result nothing else used (for recorded graphs)."""
+        feeds = {src for src, _, attrs in self.edges if attrs["kind"] == "flow"}
+        for key, node in list(self.nodes.items()):
+            if node["kind"] == "op" and key not in feeds and not isinstance(node["obj"], AccumulateGrad):
+                shape = output_shape(node["obj"], 0)
+                out = f"{key}.out"
+                self.nodes[out] = {"kind": "output", "label": _graph_draw._shape_label(shape) or "?",
+                                   "obj": None, "shape": shape}
+                self.edges.append((key, out, {"kind": "flow", "shape": shape}))
+        self._layouts.clear()
+
+    def _on_forward(self, event):
+        node = event["node"]
+        created = [node] + [o.grad_fn for o in event["outputs"]
+                            if isinstance(o, Tensor) and o.grad_fn is not None and o.grad_fn is not node]
+        for nxt, _ in node.next_functions:   # a leaf's AccumulateGrad appears with its first use
+            if isinstance(nxt, AccumulateGrad) and id(nxt) not in self._keys:
+                created += [nxt, nxt.variable]
+        keys = [self._key(obj) for obj in created if id(obj) not in self._created_at]
+        for obj in created:
+            if id(obj) not in self._created_at:
+                self._created_at[id(obj)] = len(self.events)
+                if not isinstance(obj, Tensor):
+                    self._created.append(obj)
+        self.events.append({"kind": "record", "node": self._key(node), "name": node.name(),
+                            "created": keys,
+                            "shapes": [tuple(o.shape) for o in event["outputs"] if isinstance(o, Tensor)]})
+
+    def _on_backward(self, e):
+        kind, key = e["kind"], self._key
+        record = {"kind": kind}
+        if kind == "graph":
+            self._passes += 1
+            self._keys[id(e["root"])] = "root"
+            self._alive.append(e["root"])
+            roots = [n for n, _ in e["root"].next_functions if n is not None]
+            self._add_graph(self._created + roots)
+            record.update(number=self._passes, dependencies={key(n): c for n, c in e["dependencies"].items()},
+                          roots=[key(n) for n in roots])
+        elif kind == "ready":
+            record.update(node=key(e["node"]), queue=[key(n) for n in e["queue"]])
+        elif kind == "run":
+            record.update(node=key(e["node"]), grads=[snapshot(g) for g in e["grads"]])
+        elif kind == "send":
+            record.update(node=key(e["node"]), to=key(e["to"]), edge=e["edge"], input_nr=e["input_nr"],
+                          grad=snapshot(e["grad"]), left=e["left"])
+        elif kind == "capture":
+            record.update(node=key(e["node"]), index=e["index"], grad=snapshot(e["grad"]))
+        elif kind == "accumulate":
+            record.update(node=key(e["node"]), variable=key(e["variable"]), grad=snapshot(e["grad"]),
+                          total=snapshot(e["total"]))
+        elif kind == "hook":
+            hook = getattr(e["hook"], "__qualname__", type(e["hook"]).__name__)
+            record.update(node=key(e["node"]), which=e["which"], hook=hook,
+                          result=snapshot(e["result"]) if isinstance(e["result"], Tensor) else None)
+        elif kind == "release":
+            shapes = [tuple(s) for s in e["shapes"] if s is not None]
+            if not shapes:
+                return  # a node that saved nothing frees nothing: not a step worth showing
+            record.update(node=key(e["node"]), shapes=shapes)
+        self.events.append(record)
+
+    # -- the replay -------------------------------------------------------------------------------
+    def goto(self, position):
+        self.position = max(0, min(int(position), len(self.events)))
+        self.refresh()
+
+    def step(self):
+        self.goto(self.position + 1)
+
+    def back(self):
+        self.goto(self.position - 1)
+
+    def reset(self):
+        self.goto(0)
+
+    def play(self, interval=None):
+        """Animate the replay in the live view (``interval`` ms per step); without a view, go to the end."""
+        if self._view is None:
+            self.goto(len(self.events))
+            return
+        if interval is not None:
+            self._view.play.interval = int(interval)
+        if self.position >= len(self.events):
+            self.goto(0)
+        self._view.play.playing = True
+
+    def pause(self):
+        if self._view is not None:
+            self._view.play.playing = False
+
+    def name(self, key):
+        """How a node is called in the picture and the text: its label, a leaf's name for AccumulateGrad."""
+        node = self.nodes.get(key)
+        if key == "root":
+            return "the root"
+        if node is None:
+            return key
+        if isinstance(node["obj"], AccumulateGrad):
+            leaf = self._keys.get(id(node["obj"].variable))
+            return f"AccumulateGrad({self.nodes[leaf]['label'].split(chr(10))[0]})" if leaf in self.nodes \
+                else "AccumulateGrad"
+        return node["label"].split("\n")[0]
+
+    def state(self, position=None):
+        """What the picture shows after ``events[:position]``: node status, dependencies left, the ready
+        queue, each leaf's ``.grad``, hooks fired, saved tensors freed -- all folded from the events."""
+        p = self.position if position is None else position
+        s = {"status": {}, "left": {}, "queue": [], "flow": {}, "accumulated": set(), "released": set(),
+             "grads": {}, "captured": {}, "hooks": [], "running": None, "received": None, "newest": None,
+             "error": None, "pass": 0}
+        s["hidden"] = {self._keys[obj_id] for obj_id, i in self._created_at.items() if i >= p}
+        for i, e in enumerate(self.events[:p]):
+            kind, node, last = e["kind"], e.get("node"), i == p - 1
+            if kind == "record":
+                s["newest"] = node
+            elif kind == "graph":
+                s.update(status={}, left=dict(e["dependencies"]), queue=[], accumulated=set(), running=None,
+                         captured={}, error=None)
+                s["pass"] = e["number"]
+            elif kind == "ready":
+                s["status"][node], s["queue"] = "ready", list(e["queue"])
+            elif kind == "run":
+                if s["running"] is not None:
+                    s["status"][s["running"]] = "done"
+                s["running"], s["received"] = node, e["grads"]
+                s["status"][node] = "running"
+                s["queue"] = [k for k in s["queue"] if k != node]
+            elif kind == "send":
+                s["left"][e["to"]] = e["left"]
+                if last and e["grad"] is not None:
+                    s["flow"][(e["to"], node)] = value_text(e["grad"])
+            elif kind == "accumulate":
+                s["accumulated"].add(e["variable"])
+                s["grads"][e["variable"]] = e["total"]
+                if last:
+                    s["flow"][(e["variable"], node)] = value_text(e["grad"])
+            elif kind == "capture":
+                s["captured"][e["index"]] = e["grad"]
+            elif kind == "hook":
+                s["hooks"].append(f"{e['which']} hook {e['hook']} on {self.name(node)}")
+            elif kind == "release":
+                s["released"].add(node)
+                s["released"].update(k for k in self.nodes if k.startswith(node + ".s"))
+            elif kind == "done":
+                if s["running"] is not None:
+                    s["status"][s["running"]] = "done"
+                s.update(running=None, queue=[])
+            elif kind == "error":
+                s["error"] = e["message"]
+        return s
+
+    def describe_step(self, position=None):
+        """One sentence for the step shown: what the engine just did."""
+        p = self.position if position is None else position
+        head = f"step {p} of {len(self.events)}: "
+        if p == 0:
+            return head + ("nothing has happened yet" if self.events else "no pass recorded yet")
+        e, name = self.events[p - 1], self.name
+        kind = e["kind"]
+        if kind == "record":
+            shapes = ", ".join(str(s) for s in e["shapes"])
+            return head + f"the forward pass records {e['name']} (output {shapes})"
+        if kind == "graph":
+            return head + (f"backward pass {e['number']} starts: the engine counts the edges into every "
+                           f"node ({len(e['dependencies'])} nodes)")
+        if kind == "ready":
+            return head + f"{name(e['node'])} is ready: every gradient it waits for has arrived"
+        if kind == "run":
+            grads = ", ".join(value_text(g) for g in e["grads"])
+            return head + f"{name(e['node'])} runs on the gradient it received: {grads}"
+        if kind == "send":
+            if e["grad"] is None:
+                return head + f"{name(e['node'])} sends nothing to {name(e['to'])} ({e['left']} still to come)"
+            return head + (f"{name(e['node'])} sends {value_text(e['grad'])} to {name(e['to'])} "
+                           f"({e['left']} still to come)")
+        if kind == "accumulate":
+            return head + (f"{name(e['node'])} adds {value_text(e['grad'])} into .grad, which is now "
+                           f"{value_text(e['total'])}")
+        if kind == "capture":
+            return head + f"autograd.grad captures {value_text(e['grad'])} for inputs[{e['index']}]"
+        if kind == "hook":
+            return head + f"a {e['which']} hook ({e['hook']}) runs on {name(e['node'])}"
+        if kind == "release":
+            return head + (f"{name(e['node'])} frees the tensors it saved for backward "
+                           f"({', '.join(str(s) for s in e['shapes'])}): retain_graph=False")
+        if kind == "done":
+            return head + "the backward pass is done"
+        return head + "error: " + e["message"]
+
+    # -- drawing ----------------------------------------------------------------------------------
+    def _visible(self, s):
+        """The keys to draw, and a note when the graph is too large to draw whole."""
+        hidden = s["hidden"]
+        shown = [k for k in self.nodes if k not in hidden and k.split(".")[0] not in hidden]
+        if len(shown) <= self.max_nodes:
+            return shown, None
+        focus = s["running"] or s["newest"] or shown[0]
+        around = {focus}
+        frontier = [focus]
+        neighbours = {}
+        for src, dst, _ in self.edges:
+            neighbours.setdefault(src, []).append(dst)
+            neighbours.setdefault(dst, []).append(src)
+        allowed = set(shown)
+        while frontier and len(around) < self.max_nodes:
+            nxt = []
+            for k in frontier:
+                for n in neighbours.get(k, ()):
+                    if n in allowed and n not in around and len(around) < self.max_nodes:
+                        around.add(n)
+                        nxt.append(n)
+            frontier = nxt
+        note = (f"showing {len(around)} of {len(shown)} nodes: the neighbourhood of {self.name(focus)}"
+                f" (max_nodes={self.max_nodes})")
+        return [k for k in shown if k in around], note
+
+    def to_svg(self, position=None):
+        """The picture at a step: the whole graph keeps one layout (so a graph being built grows in
+        place); a graph past ``max_nodes`` is drawn as the neighbourhood of the node of interest."""
+        s = self.state(position)
+        keys, note = self._visible(s)
+        subset = tuple(self.nodes) if note is None else tuple(keys)
+        if subset not in self._layouts:
+            nodes = {k: self.nodes[k] for k in subset}
+            edges = [e for e in self.edges if e[0] in nodes and e[1] in nodes]
+            self._layouts[subset] = _graph_draw.layout(nodes, edges)
+        boxes, size = self._layouts[subset]
+        shown = set(keys)
+        boxes = {k: b for k, b in boxes.items() if k in shown}
+        return _graph_draw.draw(self.nodes, self.edges, boxes, size, s, note)
+
+    def panel_html(self, position=None):
+        s = self.state(position)
+        parts = [f"<div style='font-family:monospace;font-size:12px;margin-bottom:6px'>"
+                 f"{escape(self.describe_step(position))}</div>"]
+        if s["error"]:
+            parts.append(error_html(s["error"]))
+        if s["pass"]:
+            parts.append(_graph_draw.panel([(str(i + 1), self.name(k)) for i, k in enumerate(s["queue"])]
+                                           or [("", "(empty)")], "ready queue (next first)"))
+        if s["received"] is not None and s["running"]:
+            parts.append(_graph_draw.panel([(f"grad[{i}]", value_text(g)) for i, g in enumerate(s["received"])],
+                                           f"{self.name(s['running'])} received"))
+        leaves = [(self.nodes[k]["label"].split("\n")[0], value_text(v)) for k, v in s["grads"].items()]
+        if leaves:
+            parts.append(_graph_draw.panel(leaves, ".grad of the leaves"))
+        if s["captured"]:
+            parts.append(_graph_draw.panel([(f"inputs[{i}]", value_text(v)) for i, v in sorted(s["captured"].items())],
+                                           "captured by autograd.grad"))
+        if s["hooks"]:
+            parts.append(_graph_draw.panel([(str(i + 1), h) for i, h in enumerate(s["hooks"])], "hooks that fired"))
+        freed = [self.name(k) for k in self.nodes if k in s["released"] and "." not in k]
+        if freed:
+            parts.append(_graph_draw.panel([("", ", ".join(freed))], "saved tensors freed by"))
+        return "".join(parts)
+
+    def to_html(self):
+        return (f"<div style='display:flex;gap:16px;align-items:flex-start'><div>{self.to_svg()}</div>"
+                f"<div style='min-width:260px'>{self.panel_html()}</div></div>")
+
+    def summary(self):
+        ops = sum(1 for n in self.nodes.values() if n["kind"] == "op")
+        return f"GraphExplorer({ops} nodes, step {self.position} of {len(self.events)})"
+
+    # -- the view ---------------------------------------------------------------------------------
+    def _build_view(self):
+        from ._graph_view import GraphView
+        return GraphView(self)
+
+    def _refresh_view(self):
+        self._view.update()
+
+
+__all__ = ["GraphExplorer", "snapshot", "value_text", "PALETTE"]
