@@ -17,7 +17,7 @@ from ``tensorlab.autograd.trace_forward``. The explorer only keeps a copy of wha
     >>> g.describe_step()
     'step 14 of 14: the backward pass is done'
     >>> [e["kind"] for e in g.events][:4]
-    ['graph', 'ready', 'run', 'send']
+    ['graph', 'send', 'ready', 'run']
 
 Record code you write yourself -- the forward pass as it builds the graph, then its backward pass:
 
