@@ -15,7 +15,7 @@ STAMP   := $(VENV)/.tensorlab-installed
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
 
 # What pytest runs: tests, doctests of every package, and every lesson notebook.
-TEST_PATHS := tests tensorlab $(wildcard widgets) course
+TEST_PATHS := tests tensorlab $(wildcard widgets) coursekit course
 NBVAL_OPTS := --nbval --nbval-current-env --nbval-sanitize-with course/sanitize.cfg
 PYTEST     := $(PY) -m pytest -n $(WORKERS) --dist loadfile $(NBVAL_OPTS)
 

@@ -1,0 +1,185 @@
+"""Comparing results across libraries, and saying in words what differs.
+
+Both the cross-check (tensorlab against PyTorch) and the exercise checks (a learner's answer
+against the reference) need the same thing: walk two results side by side and list what differs,
+in terms a learner can act on -- which shape, dtype, stride, value or gradient.
+
+    >>> import tensorlab as torch
+    >>> differences(torch.tensor([1., 2.]), torch.tensor([1., 2.]))
+    []
+    >>> differences(torch.tensor([1, 2]), torch.tensor([1., 2.]))
+    ['the result has dtype torch.int64, expected torch.float32']
+    >>> differences(torch.zeros(2, 3).t(), torch.zeros(3, 2), strides=True)
+    ['the result has strides (1, 3), expected (2, 1)']
+    >>> differences(torch.tensor([1., 5., 3.]), torch.tensor([1., 2., 3.]))
+    ['the result differs at 1 of 3 positions, first at [1]: 5.0 instead of 2.0']
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+
+
+def mask_addresses(text):
+    """Object addresses (``<MulBackward0 object at 0x7f...>``) change every run: mask them."""
+    return _ADDRESS.sub("0xADDR", text)
+
+
+def is_tensor(x):
+    """True for a tensorlab or a PyTorch tensor."""
+    top = type(x).__module__.split(".")[0]
+    return top in ("tensorlab", "torch") and hasattr(x, "stride") and hasattr(x, "shape")
+
+
+def to_numpy(t):
+    """A tensor's values as a NumPy array (a copy; works for either library, any requires_grad)."""
+    return np.array(t.detach().cpu().numpy(), copy=True)
+
+
+def plain(x):
+    """``x`` with library-specific objects turned into plain Python, so that values from the two
+    libraries (or from a learner and a reference) compare with ``==``: dtypes become their names
+    ('torch.float32'), devices their strings, sizes tuples. Tensors stay tensors."""
+    if is_tensor(x):
+        return x
+    kind = type(x).__name__
+    module = type(x).__module__.split(".")[0]
+    if module in ("tensorlab", "torch"):
+        if kind == "dtype" or kind == "device":
+            return str(x)
+        if kind == "Size":
+            return tuple(int(n) for n in x)
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, (list, tuple)):
+        return type(x)(plain(v) for v in x) if type(x) in (list, tuple) else tuple(plain(v) for v in x)
+    return x
+
+
+def describe(x, limit=80):
+    """A short, one-line description of a value for a hint."""
+    if x is Ellipsis:
+        return "..."
+    if is_tensor(x):
+        text = " ".join(mask_addresses(repr(x)).split())
+        if len(text) <= limit:
+            return text
+        return f"a tensor of shape {tuple(x.shape)} and dtype {x.dtype}"
+    if isinstance(x, BaseException):
+        return f"{type(x).__name__}: {x}"
+    if isinstance(plain(x), str) and plain(x).startswith(("torch.", "cpu", "cuda")):
+        return plain(x)  # a dtype or device name reads best as the code that makes it
+    text = " ".join(mask_addresses(repr(plain(x))).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def kind(x):
+    """What sort of thing ``x`` is, in words: 'a tensor', 'a tuple of 2 items', 'an int'."""
+    if is_tensor(x):
+        return "a tensor"
+    if isinstance(x, (list, tuple)):
+        return f"a {type(x).__name__} of {len(x)} items"
+    name = type(plain(x)).__name__
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+def _first_mismatch(got, expected, rtol, atol):
+    """(count, index, got value, expected value) of the elements that differ, or None."""
+    a, b = to_numpy(got), to_numpy(expected)
+    if a.dtype == bool or b.dtype == bool:
+        bad = a != b
+    else:
+        a64, b64 = a.astype(np.float64), b.astype(np.float64)
+        bad = ~np.isclose(a64, b64, rtol=rtol, atol=atol, equal_nan=True)
+    if not bad.any():
+        return None
+    index = tuple(int(i) for i in np.argwhere(bad)[0])
+    return int(bad.sum()), list(index), a[index].item(), b[index].item()
+
+
+def _tensor_differences(got, expected, where, strides, grads, rtol, atol, expected_word="expected"):
+    exp = expected_word
+    if tuple(got.shape) != tuple(expected.shape):
+        return [f"{where} has shape {tuple(got.shape)}, {exp} {tuple(expected.shape)}"]
+    found = []
+    if str(got.dtype) != str(expected.dtype):
+        found.append(f"{where} has dtype {got.dtype}, {exp} {expected.dtype}")
+    mismatch = _first_mismatch(got, expected, rtol, atol)
+    if mismatch is not None:
+        count, index, a, b = mismatch
+        found.append(f"{where} differs at {count} of {got.numel()} positions, first at {index}: "
+                     f"{a!r} instead of {b!r}")
+    if strides and tuple(got.stride()) != tuple(expected.stride()):
+        found.append(f"{where} has strides {tuple(got.stride())}, {exp} {tuple(expected.stride())}")
+    if grads:
+        if bool(got.requires_grad) != bool(expected.requires_grad):
+            found.append(f"{where} has requires_grad={got.requires_grad}, {exp} {expected.requires_grad}")
+        names = [type(t.grad_fn).__name__ if t.grad_fn is not None else None for t in (got, expected)]
+        if names[0] != names[1]:
+            found.append(f"{where} has grad_fn {names[0]}, {exp} {names[1]}")
+        g1, g2 = _leaf_grad(got), _leaf_grad(expected)
+        if (g1 is None) != (g2 is None):
+            found.append(f"{where}.grad is {describe(g1)}, {exp} {describe(g2)}")
+        elif g1 is not None:
+            found += _tensor_differences(g1, g2, f"{where}.grad", False, False, rtol, atol, exp)
+    return found
+
+
+def _leaf_grad(t):
+    return t.grad if t.is_leaf else None
+
+
+def differences(got, expected, *, where="the result", strides=False, grads=True,
+                rtol=1e-5, atol=1e-6, expected_word="expected"):
+    """What differs between ``got`` and ``expected``, as a list of sentences (empty: the same).
+
+    Tensors are compared by shape, then dtype, values (``rtol``/``atol``, NaN equal to NaN),
+    strides (only with ``strides=True``) and autograd state (``requires_grad``, ``grad_fn``'s name,
+    a leaf's ``.grad``; off with ``grads=False``). Lists and tuples item by item; dtypes, devices and
+    sizes by name; floats approximately; anything else with ``==``. ``expected_word`` is how the
+    sentences introduce the expected side ("expected", "PyTorch has")."""
+    exp = expected_word
+    if is_tensor(got) and is_tensor(expected):
+        return _tensor_differences(got, expected, where, strides, grads, rtol, atol, exp)
+    got_p, exp_p = plain(got), plain(expected)
+    if is_tensor(got_p) != is_tensor(exp_p) or (
+            isinstance(got_p, (list, tuple)) != isinstance(exp_p, (list, tuple))):
+        return [f"{where} is {kind(got)} ({describe(got)}), {exp} {kind(expected)} ({describe(expected)})"]
+    if isinstance(got_p, (list, tuple)):
+        if len(got_p) != len(exp_p):
+            return [f"{where} has {len(got_p)} items, {exp} {len(exp_p)}"]
+        found = []
+        for i, (a, b) in enumerate(zip(got_p, exp_p)):
+            found += differences(a, b, where=f"{where}[{i}]", strides=strides, grads=grads,
+                                 rtol=rtol, atol=atol, expected_word=exp)
+        return found
+    if isinstance(got_p, float) or isinstance(exp_p, float):
+        try:
+            same = math.isclose(float(got_p), float(exp_p), rel_tol=rtol, abs_tol=atol) or (
+                math.isnan(float(got_p)) and math.isnan(float(exp_p)))
+        except (TypeError, ValueError):
+            same = False
+        if same and type(got_p) is type(exp_p):
+            return []
+        if same:
+            return [f"{where} is {kind(got_p)} ({describe(got_p)}), {exp} {kind(exp_p)} ({describe(exp_p)})"]
+        return [f"{where} is {describe(got_p)}, {exp} {describe(exp_p)}"]
+    try:
+        same = bool(got_p == exp_p) and type(got_p) is type(exp_p)
+    except Exception:  # noqa: BLE001 - objects whose == fails are simply different
+        same = False
+    if same:
+        return []
+    if type(got_p) is not type(exp_p) and got_p == exp_p:
+        return [f"{where} is {kind(got_p)} ({describe(got_p)}), {exp} {kind(exp_p)} ({describe(exp_p)})"]
+    return [f"{where} is {describe(got_p)}, {exp} {describe(exp_p)}"]
+
+
+def shares_memory(a, b):
+    """True when tensors ``a`` and ``b`` (same library) share one storage -- one is a view of the
+    other, or both views of a third."""
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()

@@ -1,0 +1,327 @@
+"""coursekit: the cross-check and the generic exercise checks, with PyTorch present and hidden.
+
+The cross-check's promise is that a lesson's stored output does not depend on PyTorch being
+installed: these tests run the same snippets with real PyTorch (when installed), with PyTorch hidden
+(``_import_torch`` patched to return None) and with a stand-in "PyTorch" that is tensorlab in
+disguise (so that agreement and disagreement are tested on every machine).
+"""
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+import coursekit
+import tensorlab
+from coursekit import Case, Question, check_function, check_predictions, crosscheck, last_crosscheck
+from coursekit import libs
+from coursekit.compare import differences
+from coursekit.crosscheck import key_phrase
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _disguise(version="9.9.9"):
+    """A module named 'torch' that is tensorlab underneath: a PyTorch that always agrees."""
+    fake = types.ModuleType("torch")
+    fake.__version__ = version
+    fake.__getattr__ = lambda name: getattr(tensorlab, name)
+    return fake
+
+
+@pytest.fixture
+def no_torch(monkeypatch):
+    monkeypatch.setattr(libs, "_import_torch", lambda: None)
+
+
+@pytest.fixture
+def fake_torch(monkeypatch):
+    fake = _disguise()
+    monkeypatch.setattr(libs, "_import_torch", lambda: fake)
+    return fake
+
+
+def _shown(capsys, snippet, **options):
+    value = crosscheck(snippet, **options)
+    return capsys.readouterr().out, repr(value)
+
+
+SNIPPETS = [
+    "x = torch.arange(6).view(2, 3)\nprint(x)\nx.t().stride()",
+    "torch.tensor([1, 2], dtype=torch.int32) + torch.tensor(5)",
+    "x = torch.tensor([[1, 2, 3], [4, 5, 6]])\nx[::-1]",
+    "a = torch.tensor([2., 3.], requires_grad=True)\n(a * a).sum()",
+    "x = torch.ones(2, requires_grad=True)\n(x * 3).sum().backward()\nx",
+]
+
+
+# -- libraries ---------------------------------------------------------------------------------------
+
+def test_libraries_without_torch(no_torch):
+    assert [name for name, _ in libs.libraries()] == ["tensorlab"]
+
+
+def test_libraries_with_torch(torch):
+    assert [name for name, _ in libs.libraries()] == ["tensorlab", "PyTorch"]
+    assert libs.library_name(torch).startswith("PyTorch 2.")
+
+
+def test_on_rebinds_torch_and_submodules(torch):
+    namespace = {}
+    exec("import tensorlab as torch\nimport tensorlab.nn.functional as F\n"
+         "def g(x):\n    return F.relu(torch.neg(x))", namespace)
+    g = namespace["g"]
+    assert type(libs.on(torch, g)(torch.tensor([1., -2.]))).__module__.startswith("torch")
+    assert libs.on(tensorlab, g)(tensorlab.tensor([1., -2.])).tolist() == [0.0, 2.0]
+
+
+def test_imports_inside_a_snippet_mean_the_library_it_runs_on(no_torch, capsys):
+    out, value = _shown(capsys, "import torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
+                                "type(nn.Linear(2, 3)).__module__, F.__name__, torch.__name__")
+    assert value == "('tensorlab.nn.modules.linear', 'tensorlab.nn.functional', 'tensorlab')"
+
+
+# -- the cross-check ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("snippet", SNIPPETS)
+def test_stored_output_is_the_same_with_and_without_torch(snippet, capsys, monkeypatch):
+    with monkeypatch.context() as m:
+        m.setattr(libs, "_import_torch", lambda: None)
+        hidden = _shown(capsys, snippet)
+    with monkeypatch.context() as m:
+        m.setattr(libs, "_import_torch", _disguise)
+        disguised = _shown(capsys, snippet)
+    assert hidden == disguised
+    if libs._import_torch() is not None:  # the real PyTorch, when installed
+        assert _shown(capsys, snippet) == hidden
+        assert last_crosscheck().compared and last_crosscheck().agree
+
+
+def test_agreeing_snippet_shows_only_tensorlabs_output(fake_torch, capsys):
+    out, value = _shown(capsys, SNIPPETS[0])
+    assert out == "tensor([[0, 1, 2],\n        [3, 4, 5]])\n" and value == "(1, 3)"
+    assert last_crosscheck().agree and last_crosscheck().compared
+
+
+def test_error_is_one_line_and_matched_by_type_and_phrase(fake_torch, capsys):
+    out, value = _shown(capsys, SNIPPETS[2])
+    assert out == "ValueError: step must be greater than zero\n" and value == "None"
+    assert last_crosscheck().agree
+
+
+def test_with_real_torch_an_error_agrees(torch, capsys):
+    out, _ = _shown(capsys, "torch.ones(2, 3).t().view(6)")
+    assert out.startswith("RuntimeError: view size is not compatible with input tensor's size and stride")
+    assert last_crosscheck().agree
+
+
+def test_disagreement_shows_both_sides_and_what_differs(fake_torch, capsys):
+    def snippet(torch):
+        return torch.tensor([1, 2]) if torch is tensorlab else torch.tensor([1, 2], dtype=torch.int32)
+    out, value = _shown(capsys, snippet)
+    assert value == "tensor([1, 2])"
+    assert "tensorlab and PyTorch 9.9.9 differ:" in out
+    assert "the value has dtype torch.int64, PyTorch has torch.int32" in out
+    assert "tensor([1, 2], dtype=torch.int32)" in out  # PyTorch's side, in the right column
+    assert not last_crosscheck().agree
+
+
+@pytest.mark.parametrize("ours, theirs, phrase", [
+    (ValueError("bad"), None, "tensorlab raised ValueError: bad; PyTorch did not"),
+    (None, IndexError("too many indices"), "PyTorch raised IndexError: too many indices; tensorlab did not"),
+    (ValueError("x"), TypeError("x"), "tensorlab raised ValueError, PyTorch TypeError"),
+    (RuntimeError("shape is wrong"), RuntimeError("shape '[6, 4]' is invalid (why)"), "lacks PyTorch's phrase"),
+])
+def test_error_disagreements(fake_torch, capsys, ours, theirs, phrase):
+    def snippet(torch):
+        error = ours if torch is tensorlab else theirs
+        if error is not None:
+            raise error
+        return 1
+    out, _ = _shown(capsys, snippet)
+    assert phrase in out and phrase in repr(last_crosscheck())
+
+
+def test_printed_text_and_strides_are_compared(fake_torch, capsys):
+    def printing(torch):
+        print("tensorlab" if torch is tensorlab else "PyTorch")
+    assert "they printed different text" in _shown(capsys, printing)[0]
+
+    def strides(torch):
+        x = torch.zeros(2, 3)
+        return x.t() if torch is tensorlab else x.t().contiguous()
+    assert "the value has strides (1, 3), PyTorch has (2, 1)" in _shown(capsys, strides)[0]
+
+
+def test_gradients_are_compared(fake_torch, capsys):
+    def snippet(torch):
+        x = torch.ones(2, requires_grad=True)
+        (x * (3 if torch is tensorlab else 4)).sum().backward()
+        return x
+    out, _ = _shown(capsys, snippet)
+    assert "the value.grad differs at 2 of 2 positions" in out
+
+
+def test_show_reports_honestly_whether_torch_was_there(capsys, monkeypatch):
+    monkeypatch.setattr(libs, "_import_torch", lambda: None)
+    out, _ = _shown(capsys, "torch.arange(3)", show=True)
+    assert "PyTorch is not installed: this ran on tensorlab only." in out and "(not installed)" in out
+    monkeypatch.setattr(libs, "_import_torch", _disguise)
+    out, _ = _shown(capsys, "torch.arange(3)", show=True)
+    assert "tensorlab and PyTorch 9.9.9 agree." in out
+    assert out.count("tensor([0, 1, 2])") == 2  # both columns (the value itself is returned)
+
+
+def test_no_values_compares_shapes_and_dtypes_only(fake_torch, capsys):
+    def snippet(torch):
+        return torch.rand(2, 3) + (0 if torch is tensorlab else 1)
+    assert _shown(capsys, snippet, values=False)[0] == ""
+    assert "differs at 6 of 6 positions" in _shown(capsys, snippet)[0]
+
+
+def test_no_values_with_real_torch_random_numbers(torch, capsys):
+    assert _shown(capsys, "torch.manual_seed(0)\ntorch.randn(2, 3).shape", values=False)[0] == ""
+    _shown(capsys, "_ = torch.manual_seed(0)\ntorch.rand(3)", values=False)
+    assert last_crosscheck().agree
+
+
+def test_key_phrase_is_the_first_line_before_details():
+    assert key_phrase("view size is not compatible (at least one ...). Use .reshape(...)") == \
+        "view size is not compatible"
+    assert key_phrase("first line\nsecond") == "first line"
+
+
+def test_the_cell_magic(no_torch):
+    shell_module = pytest.importorskip("IPython.core.interactiveshell")
+    shell = shell_module.InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "coursekit")
+    result = shell.run_cell("%%crosscheck\nx = torch.arange(4)\nx.view(2, 2).stride()")
+    assert result.success and result.result == (2, 1)
+    assert "x" not in shell.user_ns  # the cell ran in its own namespace
+    result = shell.run_cell("%%crosscheck --bogus\n1")
+    assert not result.success
+
+
+def test_coursekit_works_from_any_directory(tmp_path):
+    code = ("import coursekit, tensorlab; from coursekit.check import check_function; "
+            "print(coursekit.crosscheck('torch.ones(2).shape'))")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("torch.Size([2])")
+
+
+# -- differences -------------------------------------------------------------------------------------
+
+def test_differences_in_words():
+    t = tensorlab
+    assert differences(t.zeros(2, 3), t.zeros(3, 2)) == ["the result has shape (2, 3), expected (3, 2)"]
+    assert differences((t.int64, (2, 3)), (t.int64, t.Size([2, 3]))) == []
+    assert differences([1, 2], [1, 2, 3]) == ["the result has 2 items, expected 3"]
+    assert differences(1, 1.0) == ["the result is an int (1), expected a float (1.0)"]
+    assert differences(0.1 + 0.2, 0.3) == []
+    assert differences(float("nan"), float("nan")) == []
+    assert differences(t.tensor([1.]), 1.0)[0].startswith("the result is a tensor")
+    a = t.tensor([1., 2.], requires_grad=True)
+    assert differences(a * 2, (a * 2).detach()) == [
+        "the result has requires_grad=True, expected False",
+        "the result has grad_fn MulBackward0, expected None"]
+
+
+# -- the generic checks ------------------------------------------------------------------------------
+
+QUESTIONS = [
+    Question("torch.tensor([1, 2]).dtype", lambda torch: torch.tensor([1, 2]).dtype, "ints give int64"),
+    Question("torch.zeros(2, 3).t().shape", lambda torch: torch.zeros(2, 3).t().shape,
+             lambda got, truth: "you kept the original shape" if got == (2, 3) else ""),
+    Question("torch.zeros(2, 3).t().is_contiguous()", lambda torch: torch.zeros(2, 3).t().is_contiguous()),
+]
+
+
+@pytest.mark.parametrize("hide", [True, False])
+def test_check_predictions(capsys, monkeypatch, hide):
+    if hide:
+        monkeypatch.setattr(libs, "_import_torch", lambda: None)
+    t = tensorlab
+    assert check_predictions((t.int64, (3, 2), False), QUESTIONS)
+    assert check_predictions(("int64", [3, 2], False), QUESTIONS)  # names and lists are accepted
+    assert check_predictions((t.long, t.Size([3, 2]), False), QUESTIONS)
+    capsys.readouterr()
+    verdict = check_predictions((t.int32, (2, 3), 0), QUESTIONS)
+    assert not verdict and verdict.message == capsys.readouterr().out.rstrip("\n")
+    assert verdict.message.splitlines() == [
+        "Not yet: 3 of 3 predictions are off.",
+        "  (1) torch.tensor([1, 2]).dtype: not torch.int32. ints give int64",
+        "  (2) torch.zeros(2, 3).t().shape: not (2, 3). you kept the original shape",
+        "  (3) torch.zeros(2, 3).t().is_contiguous(): not 0."]
+    assert check_predictions(..., QUESTIONS).message.startswith("Not answered yet")
+    assert check_predictions((t.int64, ..., False), QUESTIONS).message.startswith("Not answered yet")
+    assert "yours is a tuple of 2 items" in check_predictions((t.int64, (3, 2)), QUESTIONS).message
+
+
+def test_check_predictions_judges_against_pytorch_when_they_differ(monkeypatch, capsys):
+    fake = _disguise()
+    monkeypatch.setattr(libs, "_import_torch", lambda: fake)
+    questions = [Question("odd", lambda torch: 1 if torch is tensorlab else 2)]
+    verdict = check_predictions((2,), questions)
+    assert verdict and "tensorlab differs from PyTorch on odd" in verdict.message
+
+
+def _double(x):
+    return x * 2
+
+
+CASES = [Case("x = [1., 2.]", lambda torch: (torch.tensor([1., 2.]),)),
+         Case("x of shape (2, 2)", lambda torch: (torch.ones(2, 2),))]
+
+
+@pytest.mark.parametrize("hide", [True, False])
+def test_check_function(capsys, monkeypatch, hide):
+    if hide:
+        monkeypatch.setattr(libs, "_import_torch", lambda: None)
+    run = dict(reference=_double, cases=CASES, name="double", what="a function that doubles x",
+               diagnoses=[lambda got, exp, args, torch: "You added instead of multiplying."
+                          if not isinstance(got, Exception) and got.tolist() == (args[0] + 2).tolist() else None])
+    assert check_function(lambda x: x + x, **run).message == "Correct!"
+    assert check_function(..., **run).message == "Not answered yet: replace the ... with a function that doubles x."
+    assert check_function(lambda x: ..., **run).message.startswith("Not answered yet")
+    assert check_function(lambda x: None, **run).message == \
+        "Not yet: `double` on x = [1., 2.]: it returned None.\n  Hint: Did you forget `return`?"
+    assert check_function(lambda x: x + 2, **run).message == (
+        "Not yet: `double` on x = [1., 2.]: the result differs at 1 of 2 positions, first at [0]: "
+        "3.0 instead of 2.0.\n  Hint: You added instead of multiplying.")
+    assert "it raised ZeroDivisionError" in check_function(lambda x: 1 / 0, **run).message
+    assert "is an int" in check_function(3, **run).message
+
+
+def test_check_function_runs_the_answer_on_pytorch(torch, capsys):
+    seen = []
+    namespace = {"seen": seen}  # a learner's notebook: `torch` is tensorlab there
+    exec("import tensorlab as torch\ndef answer(x):\n"
+         "    seen.append(type(torch.ones(1)).__module__.split('.')[0])\n    return x * 2", namespace)
+    answer = namespace["answer"]
+    assert check_function(answer, reference=_double, cases=CASES[:1], name="double", what="...")
+    assert seen == ["tensorlab", "torch"]
+
+
+def test_check_function_reports_a_library_difference(monkeypatch, capsys):
+    fake = _disguise()
+    monkeypatch.setattr(libs, "_import_torch", lambda: fake)
+
+    def reference(x):
+        return x * 2 if isinstance(x, tensorlab.Tensor) and not reference.on_fake else x * 3
+    reference.on_fake = False
+
+    def make(torch):
+        reference.on_fake = torch is fake
+        return (tensorlab.tensor([1.]),)
+    verdict = check_function(lambda x: x * 2, reference, [Case("x", make)], name="f", what="...")
+    assert not verdict and "works on tensorlab but not on PyTorch 9.9.9" in verdict.message
+
+
+def test_verdict_is_not_displayed_twice():
+    verdict = coursekit.Verdict(True, "Correct!")
+    assert verdict._ipython_display_() is None and bool(verdict)
