@@ -21,6 +21,7 @@ PALETTE = {
     "unreached": "#e4e4e4",   # a storage cell the view never reaches
     "selected": "#ffd54f",    # what the learner picked
     "written": "#ef9a9a",     # changed by the last write
+    "copy": "#6a1b9a",        # a step that made a new storage (a view keeps "ok" green)
     "ghost": "#f7f7f7",       # a broadcast copy that is never stored
     "leaf": "#b3d9ff",        # a leaf tensor (torchviz's lightblue)
     "output": "#caff70",      # an output tensor (torchviz's darkolivegreen1)

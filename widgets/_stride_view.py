@@ -1,0 +1,109 @@
+"""The StrideExplorer's controls (ipywidgets): buttons for common ops, a text box, Back, a grid of
+cells to click, and Write.
+
+Why a grid of Buttons beside the SVG, and not clicks on the SVG itself: an ``ipywidgets.HTML`` shows
+the SVG but sends no events back to the kernel, so catching a click inside the picture would need
+custom JavaScript (an anywidget). A Button is a plain widget whose click reaches the kernel wherever
+widgets work -- JupyterLab, Voila, and ``button.click()`` in a test -- so the buttons are the click
+targets (one per element, laid out like the logical grid) and the SVG is the picture they drive.
+"""
+import ipywidgets as w
+
+from ._grid import format_value, index_text, indices
+from ._svg import PALETTE, error_html, escape
+from .stride_explorer import COMMON_OPS
+
+BUTTON = dict(width="46px", height="28px", padding="0px", margin="1px")
+
+
+class StrideView(w.VBox):
+    """A DOMWidget over a StrideExplorer model; ``update()`` redraws from the model's state."""
+
+    def __init__(self, model):
+        self.model = model
+        self.op_buttons = [w.Button(description=op, tooltip=f"apply .{op}" if op[0] != "[" else f"apply {op}",
+                                    layout=w.Layout(width="auto")) for op in COMMON_OPS]
+        for button in self.op_buttons:
+            button.on_click(lambda b: model.apply(b.description))
+        self.back_button = w.Button(description="Back", tooltip="undo the last step", layout=w.Layout(width="70px"))
+        self.back_button.on_click(lambda _: model.back())
+        self.text = w.Text(placeholder="transpose(0, 1)   [:, ::2]   t().reshape(6)", description="op:",
+                           layout=w.Layout(width="340px"))
+        self.apply_button = w.Button(description="Apply", button_style="primary", layout=w.Layout(width="70px"))
+        self.apply_button.on_click(lambda _: self._apply_text())
+        self.text.on_submit(lambda _: self._apply_text())
+        self.value = w.FloatText(value=100.0, description="value:", layout=w.Layout(width="170px"))
+        self.write_button = w.Button(description="Write into selected cell", layout=w.Layout(width="190px"))
+        self.write_button.on_click(lambda _: self._write())
+        self.error = w.HTML()
+        self.hint = w.HTML()
+        self.cells = w.GridBox(layout=w.Layout(grid_gap="0px", align_content="flex-start"))
+        self.picture = w.HTML(layout=w.Layout(overflow="auto", flex="1 1 auto"))
+        self.expression = w.HTML()
+        self._grid_for = None   # (expression, shape) the buttons were made for
+        super().__init__([
+            w.HBox(self.op_buttons + [self.back_button], layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.text, self.apply_button, self.value, self.write_button], layout=w.Layout(flex_flow="row wrap")),
+            self.error,
+            w.HBox([w.VBox([self.hint, self.cells], layout=w.Layout(min_width="120px")), self.picture],
+                   layout=w.Layout(align_items="flex-start")),
+            self.expression,
+        ])
+        self.add_class("tensorlab-stride-explorer")
+        self.update()
+
+    def _apply_text(self):
+        if self.model.apply(self.text.value) is not None:
+            self.text.value = ""
+
+    def _write(self):
+        if self.model.selected is None:
+            self.model._fail("select a cell first (click it), then Write")
+        else:
+            self.model.write(self.model.selected, self.value.value)
+
+    def _cell_buttons(self):
+        """One button per element, labelled with its value; the title says which element it is."""
+        model, t = self.model, self.model.current
+        for old in self.cells.children:
+            old.close()
+        if t.numel() > 64:
+            self.hint.value = (f"<small>{t.numel()} elements: too many to click; "
+                               f"use <code>select(index)</code></small>")
+            self.cells.children = ()
+            return
+        self.hint.value = "<small>click a cell:</small>"
+        shape = tuple(t.shape)
+        cols = shape[-1] if shape else 1
+        children = []
+        for k, index in enumerate(indices(shape)):
+            if k % cols == 0:       # each row starts with its index, e.g. [1, 0, :]
+                row = index_text(index[:-1] + (":",)) if len(shape) > 1 else ""
+                children.append(w.HTML(f"<small style='color:{PALETTE['muted']}'>{escape(row)}</small>"))
+            button = w.Button(tooltip=f"{model.expression}{index_text(index)}", layout=w.Layout(**BUTTON))
+            button.add_class("tensorlab-cell")
+            button.on_click(lambda _, index=index: model.select(index))
+            button.index = index
+            children.append(button)
+        self.cells.layout.grid_template_columns = f"auto repeat({cols}, 48px)"
+        self.cells.children = children
+
+    def update(self):
+        model, t = self.model, self.model.current
+        key = (model.expression, tuple(t.shape))
+        if key != self._grid_for:
+            self._cell_buttons()
+            self._grid_for = key
+        buttons = [b for b in self.cells.children if isinstance(b, w.Button)]
+        if buttons:
+            element_values = t.detach().reshape(-1).tolist() if t.dim() else [t.item()]
+            written = model.written is not None and model.written[0] == t.untyped_storage().data_ptr()
+            for button, value in zip(buttons, element_values):
+                button.description = format_value(value)
+                hit = written and t[button.index].storage_offset() == model.written[1]
+                button.style.button_color = (PALETTE["written"] if hit else PALETTE["selected"]
+                                             if button.index == model.selected else None)
+        self.error.value = error_html(model.error) if model.error else ""
+        self.picture.value = model.to_svg()
+        self.expression.value = (f"<span style='color:{PALETTE['muted']}'>expression so far:</span> "
+                                 f"<code>{escape(model.expression)}</code>")
