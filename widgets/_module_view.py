@@ -1,0 +1,118 @@
+"""The ModuleExplorer's controls (ipywidgets): a collapsible tree with a requires_grad checkbox per
+parameter and per module, a name box with Freeze / Unfreeze, and the state_dict keys.
+
+No custom JavaScript: a module is a VBox whose body is hidden or shown by its ▾/▸ button, and every
+checkbox calls the model (``set_requires_grad``), which then redraws the whole view from the real
+parameters -- so what the boxes show is always what the model holds.
+"""
+import ipywidgets as w
+
+from .module_explorer import buffer_html, header_html, hook_html, member_html, state_dict_html
+from ._svg import PALETTE, error_html, escape
+
+
+class ModuleView(w.VBox):
+    """A DOMWidget over a ModuleExplorer; ``update()`` redraws it from the model."""
+
+    def __init__(self, model):
+        self.model = model
+        self._updating = False          # True while update() sets checkboxes: not the learner's clicks
+        self.heading = w.HTML()
+        self.message = w.HTML()
+        self.name_box = w.Text(placeholder="a module or parameter, e.g. features.0 or classifier.1.weight",
+                               layout=w.Layout(width="360px"))
+        self.freeze_button = w.Button(description="Freeze", layout=w.Layout(width="80px"))
+        self.unfreeze_button = w.Button(description="Unfreeze", layout=w.Layout(width="90px"))
+        self.refresh_button = w.Button(description="Refresh", tooltip="read the model again (new hooks, grads)",
+                                       layout=w.Layout(width="80px"))
+        self.freeze_button.on_click(lambda _: model.freeze(self.name_box.value.strip()))
+        self.unfreeze_button.on_click(lambda _: model.unfreeze(self.name_box.value.strip()))
+        self.refresh_button.on_click(lambda _: model.refresh())
+        self.nodes = {}                 # module name -> its header checkbox, body, toggle
+        self.param_boxes = {}           # parameter name -> its checkbox
+        self.tree_box = w.VBox()
+        self.keys_html = w.HTML()
+        controls = w.HBox([self.name_box, self.freeze_button, self.unfreeze_button, self.refresh_button])
+        super().__init__([self.heading, controls, self.message, self.tree_box, self.keys_html])
+        self.add_class("tensorlab-module-explorer")
+        self.update()
+
+    # -- building the tree ---------------------------------------------------------------------------
+    def _checkbox(self, name):
+        box = w.Checkbox(value=True, indent=False, description="", tooltip=f"requires_grad of {name or 'the model'}",
+                         layout=w.Layout(width="22px"))
+        box.observe(lambda change: self._on_toggle(name, change["new"]), names="value")
+        return box
+
+    def _build_node(self, node, depth):
+        name = node["name"]
+        toggle = w.Button(description="▾" if depth < self.model.expand_depth else "▸",
+                          layout=w.Layout(width="28px", padding="0"), tooltip=f"open or close {name or 'the model'}")
+        box = self._checkbox(name)
+        header = w.HTML()
+        rows = []
+        for p in node["parameters"]:
+            self.param_boxes[p["name"]] = self._checkbox(p["name"])
+            rows.append(w.HBox([self.param_boxes[p["name"]], w.HTML()]))
+        rows += [w.HTML(buffer_html(b)) for b in node["buffers"]]
+        hooks = w.VBox()
+        rows.append(hooks)
+        rows += [self._build_node(child, depth + 1) for child in node["children"]]
+        body = w.VBox(rows, layout=w.Layout(margin="0 0 0 30px",
+                                            display="" if depth < self.model.expand_depth else "none"))
+        toggle.on_click(lambda _: self._toggle(name))
+        self.nodes[name] = {"toggle": toggle, "box": box, "header": header, "body": body, "hooks": hooks,
+                            "rows": rows}
+        return w.VBox([w.HBox([toggle, box, header]), body])
+
+    def _toggle(self, name):
+        """Open or close one module's body (pure view state: the model does not change)."""
+        node = self.nodes[name]
+        closed = node["body"].layout.display == "none"
+        node["body"].layout.display = "" if closed else "none"
+        node["toggle"].description = "▾" if closed else "▸"
+
+    def _on_toggle(self, name, flag):
+        if not self._updating:
+            self.model.set_requires_grad(name, flag)
+
+    def _shape(self, node):
+        """The tree's shape (module and parameter names): rebuilt only when the model's structure changed."""
+        names = [(node["name"], tuple(p["name"] for p in node["parameters"]), len(node["buffers"]))]
+        for child in node["children"]:
+            names += self._shape(child)
+        return names
+
+    # -- redrawing -----------------------------------------------------------------------------------
+    def update(self):
+        model, tree = self.model, self.model.tree()
+        if getattr(self, "_built_shape", None) != self._shape(tree):
+            self.nodes, self.param_boxes = {}, {}
+            self.tree_box.children = [self._build_node(tree, 0)]
+            self._built_shape = self._shape(tree)
+        self._updating = True
+        try:
+            self._fill(tree)
+        finally:
+            self._updating = False
+        self.heading.value = f"<b style='font-family:monospace'>{escape(model.summary())}</b>"
+        if model.error:
+            self.message.value = error_html(model.error)
+        elif model.status:
+            self.message.value = f"<div style='color:{PALETTE['ok']};font-family:monospace'>{escape(model.status)}</div>"
+        else:
+            self.message.value = ""
+        self.keys_html.value = f"<div style='font-family:monospace;font-size:12px'>{state_dict_html(model.state_dict_keys())}</div>"
+
+    def _fill(self, node):
+        view = self.nodes[node["name"]]
+        view["header"].value = f"<span style='font-family:monospace;font-size:12px'>{header_html(node)}</span>"
+        view["box"].value = node["total"] > 0 and node["trainable"] == node["total"]
+        view["box"].disabled = node["total"] == 0
+        for p, row in zip(node["parameters"], view["rows"]):
+            self.param_boxes[p["name"]].value = p["requires_grad"]
+            row.children[1].value = f"<span style='font-family:monospace;font-size:12px'>{member_html(p)}</span>"
+        view["hooks"].children = [w.HTML(f"<span style='font-family:monospace;font-size:12px'>{hook_html(h)}</span>")
+                                  for h in node["hooks"]]
+        for child in node["children"]:
+            self._fill(child)

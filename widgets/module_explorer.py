@@ -1,0 +1,277 @@
+"""ModuleExplorer: a model's tree of modules, with its parameters, buffers, hooks and state_dict keys.
+
+Everything shown is read from the real Module, never copied: the tree is ``named_modules()``, a
+module's own parameters and buffers are its ``_parameters`` and ``_buffers`` registries, the hooks are
+its ``_forward_pre_hooks`` / ``_forward_hooks`` / ``_backward_pre_hooks`` / ``_backward_hooks`` dicts
+(tensorlab/nn/modules/_module_hooks.py), and the keys are those of ``model.state_dict()`` -- so a
+non-persistent buffer appears in the tree but not among the keys, and a shared parameter is counted
+once but saved under each of its names. Freezing really sets ``requires_grad`` on the parameters:
+an optimizer then leaves them alone, because their ``.grad`` stays None.
+
+    >>> import tensorlab as torch
+    >>> from tensorlab import nn
+    >>> model = nn.Sequential(nn.Linear(4, 3), nn.BatchNorm1d(3), nn.Linear(3, 2))
+    >>> ex = ModuleExplorer(model)
+    >>> ex.counts()
+    {'total': 29, 'trainable': 29}
+    >>> ex.freeze("0")                      # the first Linear: 4*3 + 3 parameters
+    >>> ex.counts(), model[0].weight.requires_grad
+    ({'total': 29, 'trainable': 14}, False)
+    >>> ex.state_dict_keys()[:4]
+    ['0.weight', '0.bias', '1.weight', '1.bias']
+    >>> ex.unfreeze("9")                    # bad input: PyTorch's words, nothing changed
+    >>> ex.error
+    'AttributeError: Sequential has no attribute `9`'
+    >>> ex.counts("0")
+    {'total': 15, 'trainable': 0}
+
+See course/11_modules_and_parameters.
+"""
+from tensorlab.nn import Module, Parameter
+
+from ._base import WidgetModel
+from ._svg import PALETTE, error_html, escape
+
+# The hook registries of a Module, in the order a call runs them, with the method that fills each.
+HOOK_KINDS = (
+    ("forward_pre", "_forward_pre_hooks", "register_forward_pre_hook"),
+    ("forward", "_forward_hooks", "register_forward_hook"),
+    ("backward_pre", "_backward_pre_hooks", "register_full_backward_pre_hook"),
+    ("backward", "_backward_hooks", "register_full_backward_hook"),
+)
+
+
+def grad_norm(param):
+    """The 2-norm of ``param.grad`` as a float, or None when no gradient has been stored yet."""
+    if param.grad is None:
+        return None
+    return float(param.grad.detach().norm().item())
+
+
+def hook_name(fn):
+    """How a hook is named in the picture: its function's qualified name (``<lambda>`` for a lambda)."""
+    return getattr(fn, "__qualname__", None) or type(fn).__name__
+
+
+class ModuleExplorer(WidgetModel):
+    """Explore ``model``: its module tree, parameters, buffers, hooks, counts and state_dict keys,
+    and freeze or unfreeze any parameter or subtree.
+
+    Names are the dotted names of ``named_modules()`` / ``named_parameters()``: ``""`` is the whole
+    model, ``"features.0"`` a module, ``"features.0.weight"`` a parameter. Bad input never raises:
+    the method shows PyTorch's error (as ``get_parameter`` words it), keeps it in ``.error``, changes
+    nothing and returns None. ``expand_depth``: how many levels of the tree the view opens at first.
+    """
+
+    def __init__(self, model, expand_depth=2):
+        if not isinstance(model, Module):
+            raise TypeError(f"ModuleExplorer expects an nn.Module, got {type(model).__name__}")
+        self.model = model
+        self.expand_depth = expand_depth
+        self.error = None
+        self.status = ""
+
+    # -- reading the model ---------------------------------------------------------------------
+    def resolve(self, name):
+        """The module or parameter called ``name``, as ``("module", m)`` or ``("parameter", p)``;
+        raises PyTorch's AttributeError for a name that is neither."""
+        try:
+            return "module", self.model.get_submodule(name)
+        except AttributeError:
+            return "parameter", self.model.get_parameter(name)  # its error names what is missing
+
+    def parameters_of(self, name=""):
+        """``(full name, Parameter)`` for the parameter ``name`` or every parameter under module ``name``
+        (a shared parameter once, as ``named_parameters()`` gives it)."""
+        kind, found = self.resolve(name)
+        if kind == "parameter":
+            return [(name, found)]
+        return list(found.named_parameters(prefix=name))
+
+    def counts(self, name=""):
+        """``{"total": elements, "trainable": elements with requires_grad}`` under ``name``."""
+        try:
+            params = self.parameters_of(name)
+        except AttributeError as error:
+            return self._fail(error)
+        return {"total": sum(p.numel() for _, p in params),
+                "trainable": sum(p.numel() for _, p in params if p.requires_grad)}
+
+    def state_dict_keys(self):
+        """The keys of ``model.state_dict()``, in order: exactly what ``torch.save`` would write."""
+        return list(self.model.state_dict().keys())
+
+    def hooks(self, name=""):
+        """Every module hook registered under module ``name``: dicts with the module's name, the kind
+        (``forward_pre``, ``forward``, ``backward_pre``, ``backward``), the hook's name and its handle id."""
+        try:
+            root = self.model.get_submodule(name)
+        except AttributeError as error:
+            return self._fail(error)
+        found = []
+        for sub, module in root.named_modules(prefix=name):
+            for kind, registry, _ in HOOK_KINDS:
+                for handle_id, fn in getattr(module, registry).items():
+                    found.append({"module": sub, "kind": kind, "hook": hook_name(fn), "id": handle_id})
+        return found
+
+    def tree(self):
+        """The module tree as plain data: one dict per module (``name``, ``type``, ``extra``,
+        ``parameters``, ``buffers``, ``hooks``, ``total``, ``trainable``, ``children``)."""
+        first_name = {}                            # a shared parameter is owned by its first name
+        for full, param in self.model.named_parameters():
+            first_name.setdefault(id(param), full)
+        nodes = {}
+        for name, module in self.model.named_modules():
+            node = self._describe(name, module, first_name)
+            nodes[name] = node
+            if name:
+                nodes[name.rpartition(".")[0]]["children"].append(node)
+        return nodes[""]
+
+    def _describe(self, name, module, first_name):
+        def full(local):
+            return f"{name}.{local}" if name else local
+
+        params = []
+        for local, p in module._parameters.items():
+            if p is None:
+                continue
+            owner = first_name.get(id(p), full(local))
+            params.append({"name": full(local), "local": local, "shape": tuple(p.shape), "dtype": str(p.dtype),
+                           "numel": p.numel(), "requires_grad": p.requires_grad, "grad_norm": grad_norm(p),
+                           "shared_with": owner if owner != full(local) else None})
+        buffers = [{"name": full(local), "local": local, "shape": tuple(b.shape), "dtype": str(b.dtype),
+                    "persistent": local not in module._non_persistent_buffers_set}
+                   for local, b in module._buffers.items() if b is not None]
+        unique = list(module.parameters())
+        return {"name": name, "type": type(module).__name__, "extra": module.extra_repr(),
+                "parameters": params, "buffers": buffers,
+                "hooks": [{"kind": kind, "hook": hook_name(fn), "id": handle_id}
+                          for kind, registry, _ in HOOK_KINDS for handle_id, fn in getattr(module, registry).items()],
+                "total": sum(p.numel() for p in unique),
+                "trainable": sum(p.numel() for p in unique if p.requires_grad),
+                "children": []}
+
+    # -- freezing --------------------------------------------------------------------------------
+    def set_requires_grad(self, name, flag):
+        """Set ``requires_grad`` on parameter ``name``, or on every parameter under module ``name``."""
+        if not isinstance(flag, bool):
+            return self._fail(TypeError(f"requires_grad must be a bool, got {type(flag).__name__}"))
+        try:
+            params = self.parameters_of(name)
+        except AttributeError as error:
+            return self._fail(error)
+        for _, p in params:
+            p.requires_grad_(flag)
+        elements = sum(p.numel() for _, p in params)
+        verb = "unfroze" if flag else "froze"
+        self.status = (f"{verb} {len(params)} parameter{'s' * (len(params) != 1)} "
+                       f"({elements:,} elements) of {name or 'the model'}")
+        self.error = None
+        self.refresh()
+
+    def freeze(self, name=""):
+        """``requires_grad = False`` for ``name`` (a parameter, or every parameter of a module)."""
+        return self.set_requires_grad(name, False)
+
+    def unfreeze(self, name=""):
+        """``requires_grad = True`` for ``name`` (a parameter, or every parameter of a module)."""
+        return self.set_requires_grad(name, True)
+
+    def _fail(self, error):
+        self.error = f"{type(error).__name__}: {error.args[0] if error.args else error}"
+        self.refresh()
+        return None
+
+    # -- drawing -----------------------------------------------------------------------------------
+    def summary(self):
+        c = self.counts()
+        modules = sum(1 for _ in self.model.named_modules())
+        return (f"ModuleExplorer({type(self.model).__name__}: {modules} modules, {c['total']:,} parameters, "
+                f"{c['trainable']:,} trainable)")
+
+    def to_html(self):
+        """The whole explorer as static HTML: a ``<details>`` tree (collapsible without a kernel), then
+        the state_dict keys. What nbval compares, and what an exported notebook shows."""
+        parts = [f"<div class='tensorlab-module-explorer' style='font-family:monospace;font-size:12px'>"
+                 f"<div><b>{escape(self.summary())}</b></div>"]
+        if self.error:
+            parts.append(error_html(self.error))
+        elif self.status:
+            parts.append(f"<div style='color:{PALETTE['ok']}'>{escape(self.status)}</div>")
+        parts.append(self._node_html(self.tree(), depth=0))
+        parts.append(state_dict_html(self.state_dict_keys()))
+        return "".join(parts) + "</div>"
+
+    def _node_html(self, node, depth):
+        opened = " open" if depth < self.expand_depth else ""
+        rows = [member_html(p) for p in node["parameters"]] + [buffer_html(b) for b in node["buffers"]]
+        rows += [hook_html(h) for h in node["hooks"]]
+        inner = "".join(f"<div>{row}</div>" for row in rows)
+        inner += "".join(self._node_html(child, depth + 1) for child in node["children"])
+        return (f"<details{opened} style='margin-left:{16 if depth else 0}px'><summary>{header_html(node)}"
+                f"</summary>{inner}</details>")
+
+    # -- the view ------------------------------------------------------------------------------------
+    def _build_view(self):
+        from ._module_view import ModuleView
+        return ModuleView(self)
+
+    def _refresh_view(self):
+        self._view.update()
+
+
+# Small pieces of HTML shared by the static drawing and the live view.
+def counts_text(node):
+    total, trainable = node["total"], node["trainable"]
+    if total == 0:
+        return "no parameters"
+    if trainable == total:
+        return f"{total:,} params"
+    if trainable == 0:
+        return f"{total:,} params, frozen"
+    return f"{total:,} params, {trainable:,} trainable"
+
+
+def header_html(node):
+    label = escape(node["name"].rpartition(".")[2] or "(model)")
+    extra = f"({escape(node['extra'])})" if node["extra"] and "\n" not in node["extra"] else ""
+    hooks = f" <span style='color:{PALETTE['copy']}'>⚓ {len(node['hooks'])} hook" \
+            f"{'s' * (len(node['hooks']) != 1)}</span>" if node["hooks"] else ""
+    colour = PALETTE["muted"] if node["total"] and not node["trainable"] else PALETTE["ink"]
+    return (f"<b>{label}</b> <span style='color:{colour}'>{escape(node['type'])}{extra}</span> "
+            f"<span style='color:{PALETTE['muted']}'>· {counts_text(node)}</span>{hooks}")
+
+
+def member_html(p):
+    """One parameter: name, shape, dtype, requires_grad, the gradient's norm when there is one."""
+    shape = "(" + ", ".join(map(str, p["shape"])) + ")"
+    grad = "grad: None" if p["grad_norm"] is None else f"‖grad‖ = {p['grad_norm']:.4g}"
+    shared = f" · shared with {escape(p['shared_with'])}" if p["shared_with"] else ""
+    state = (f"<span style='color:{PALETTE['ok']}'>requires_grad=True</span>" if p["requires_grad"]
+             else f"<span style='color:{PALETTE['bad']}'>requires_grad=False</span>")
+    return (f"<span title='{escape(p['name'])}'>{escape(p['local'])}</span> "
+            f"{escape(shape)} {escape(p['dtype'])} {state} "
+            f"<span style='color:{PALETTE['muted']}'>{grad}{shared}</span>")
+
+
+def buffer_html(b):
+    shape = "(" + ", ".join(map(str, b["shape"])) + ")"
+    saved = "buffer" if b["persistent"] else "buffer, persistent=False: not in state_dict"
+    return (f"<span style='color:{PALETTE['muted']}'>{escape(b['local'])} {escape(shape)} "
+            f"{escape(b['dtype'])} ({saved})</span>")
+
+
+def hook_html(h):
+    return (f"<span style='color:{PALETTE['copy']}'>⚓ {h['kind'].replace('_', ' ')} hook "
+            f"{escape(h['hook'])}</span>")
+
+
+def state_dict_html(keys):
+    items = "".join(f"<li>{escape(k)}</li>" for k in keys)
+    return (f"<details><summary>state_dict(): {len(keys)} keys, in the order torch.save writes them</summary>"
+            f"<ol start='0' style='margin:2px 0'>{items}</ol></details>")
+
+
+__all__ = ["ModuleExplorer", "HOOK_KINDS", "grad_norm", "hook_name"]
