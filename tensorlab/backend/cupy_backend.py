@@ -37,3 +37,8 @@ def data_ptr(flat):
 
 def empty(n, np_dtype):
     return cupy.empty(n, np_dtype)
+
+
+def is_writable(array):
+    """CuPy arrays have no read-only mode."""
+    return True

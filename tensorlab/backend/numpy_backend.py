@@ -34,3 +34,9 @@ def data_ptr(flat):
 
 def empty(n, np_dtype):
     return np.empty(n, np_dtype)
+
+
+def is_writable(array):
+    """False for a read-only array (``np.broadcast_to``'s result, a memory-mapped file opened 'r',
+    an array whose ``flags.writeable`` was cleared)."""
+    return array.flags.writeable

@@ -15,7 +15,8 @@ from .. import _dtype, _layout
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ._util import method, wrap, xp_of
-from .inplace import apply_inplace, check_inplace
+from .inplace import (OVERLAP_ERROR, apply_inplace, check_inplace, check_writable, has_internal_overlap,
+                      warn_expanded)
 from .. import tensor as _t
 
 _LEGACY = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
@@ -207,7 +208,13 @@ def index_put_(self, indices, values, accumulate=False):
 
 
 def _put_inplace(self, indices, values, accumulate):
+    """Write only the indexed elements (so into an expanded tensor too, as PyTorch still allows)."""
+    check_writable(self, overlap_ok=True)
+    if has_internal_overlap(self):
+        warn_expanded("index_put_", "tensor[indices] = tensor")
     recording = grad_mode.is_grad_enabled() and (self._requires_grad or values._requires_grad)
+    if recording and has_internal_overlap(self):
+        raise RuntimeError(OVERLAP_ERROR)
     if recording:
         return apply_inplace(self, IndexPut.apply, indices, values, accumulate)
     check_inplace(self)

@@ -17,7 +17,7 @@ from .. import _dtype, _layout, _view_geometry
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ._util import method
-from .inplace import apply_inplace, write_into
+from .inplace import apply_fill_inplace, apply_inplace, check_writable, write_into
 from .. import tensor as _t
 
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
@@ -355,8 +355,8 @@ def fill_(self, value):
         if value.dim() != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value.dim()} dimensions.")
-        return apply_inplace(self, FillTensor.apply, value)
-    return apply_inplace(self, Fill.apply, value)
+        return apply_fill_inplace(self, "fill_", FillTensor.apply, value)
+    return apply_fill_inplace(self, "fill_", Fill.apply, value)
 
 
 @method()
@@ -406,7 +406,9 @@ def setitem(self, index, value):
     if advanced:
         from .advanced_index import index_put_with
         index_put_with(target, advanced, _strip_leading_ones(value, False))
-    elif target._shape == value._shape:
+        return
+    check_writable(target)               # an expanded target is refused even for a single value
+    if target._shape == value._shape:
         target.copy_(value)
     elif value.dim() == 0:
         target.fill_(value)
@@ -430,6 +432,7 @@ def _write_basic(self, index, value):
             value = value._array
     else:
         _check_number(self, value)
+    check_writable(target)
     write_into(target, value)
 
 

@@ -8,7 +8,7 @@ See course/05_indexing_and_gather.
 from .. import _dtype, _layout
 from ..autograd.function import Function
 from ._util import method, wrap, xp_of
-from .inplace import apply_inplace
+from .inplace import apply_fill_inplace, apply_inplace
 from .gather_scatter import _INDEX_DTYPES, _at_least_1d, _shape_str, check_bounds, legacy_name
 from .. import tensor as _t
 
@@ -222,7 +222,7 @@ def index_fill(input, dim, index, value):
 
 @method()
 def index_fill_(self, dim, index, value):
-    return apply_inplace(self, index_fill, dim, index, value)
+    return apply_fill_inplace(self, "index_fill_", index_fill, dim, index, value)
 
 
 __all__ = ["index_select", "index_add", "index_copy", "index_fill"]

@@ -6,9 +6,14 @@ Every in-place op is its out-of-place op plus a write-back:
 3. copy the result into ``self``'s memory and bump the shared version counter, so any node that
    saved the old values will refuse to run backward with the new ones;
 4. if recording, ``self`` (or its base, for a view) takes the new node as its history.
+Before any of that, ``check_writable`` refuses memory that cannot take the write: an expanded tensor
+(many elements, one memory cell) or a read-only NumPy array. Nothing is written, nothing is recorded.
 See course/08_inplace_and_versions.
 """
+import warnings
+
 from .. import _dtype
+from ..backend import for_device
 from ..autograd import grad_mode
 from .. import tensor as _t
 
@@ -48,6 +53,32 @@ _NO_GRAD_VIEW = (
     "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
 
 
+OVERLAP_ERROR = ("unsupported operation: more than one element of the written-to tensor refers to a single "
+                 "memory location. Please clone() the tensor before performing the operation.")
+
+
+def has_internal_overlap(t):
+    """True when two elements of ``t`` are one memory cell: a stride 0 along a dim of size > 1, as
+    ``expand`` makes. (PyTorch's test too: other overlaps, e.g. ``as_strided`` tricks, it does not look for.)"""
+    return 0 in t._stride and any(s == 0 and n > 1 for n, s in zip(t._shape, t._stride))
+
+
+def check_writable(t, overlap_ok=False):
+    """Refuse an in-place write whose result could not be stored faithfully.
+
+    ``zeros(1).expand(3).add_(arange(3.))`` would write 0, 1 and 2 into one memory cell: only the last
+    would stay, and every element would read 2 -- a silently wrong result, so PyTorch refuses (unless
+    the op writes one value everywhere it writes, ``overlap_ok``: ``fill_``, ``masked_fill_``...).
+    A tensor over a read-only NumPy array (``from_numpy`` warned about it) cannot be written at all.
+    """
+    if not overlap_ok and has_internal_overlap(t):
+        raise RuntimeError(OVERLAP_ERROR)
+    if not for_device(t._storage.device).is_writable(t._array):
+        raise RuntimeError("cannot write in place into a tensor whose memory is a read-only NumPy array "
+                           "(from_numpy of a non-writable array): make the array writable, or clone() the "
+                           "tensor and write into the copy.")
+
+
 def can_cast(src, dst):
     """In-place results may not lose their category (no float into an int tensor, no int into bool)."""
     return src._category <= dst._category
@@ -55,6 +86,28 @@ def can_cast(src, dst):
 
 def apply_inplace(self, op, *args, **kwargs):
     """Run ``op(self, *args)`` and store the result in ``self``; returns ``self``."""
+    check_writable(self)
+    return _compute_and_store(self, op, args, kwargs, only_changed=False)
+
+
+def apply_fill_inplace(self, name, op, *args):
+    """``apply_inplace`` for the ops that write one value into chosen elements (``fill_``,
+    ``masked_fill_``, ``index_fill_``). PyTorch lets these write into an expanded tensor -- every alias
+    of a memory cell gets the same value -- and warns (except for ``fill_``) that it will stop to."""
+    overlap = has_internal_overlap(self)
+    check_writable(self, overlap_ok=True)
+    if overlap and name != "fill_":
+        warn_expanded(name, "tensor[mask] = scalar")
+    return _compute_and_store(self, op, args, {}, only_changed=overlap)
+
+
+def warn_expanded(name, example):
+    warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor before "
+                  f"performing this operation. This also applies to advanced indexing e.g. {example}",
+                  UserWarning, stacklevel=4)
+
+
+def _compute_and_store(self, op, args, kwargs, only_changed):
     check_inplace(self)
     recording = grad_mode._State.enabled and (
         self._requires_grad or any(isinstance(a, _t.Tensor) and a._requires_grad for a in args))
@@ -69,18 +122,24 @@ def apply_inplace(self, op, *args, **kwargs):
     node = result._grad_fn if recording else None
     if node is not None:
         _protect_saved_values(node, self)
-    write_into(self, result._array)
+    write_into(self, result._array, only_changed)
     if node is not None:
         rebase_history(self, node, result._output_nr)
     return self
 
 
-def write_into(self, values):
-    """Copy array ``values`` into ``self``'s memory (broadcasting, casting) and bump its version."""
+def write_into(self, values, only_changed=False):
+    """Copy array ``values`` into ``self``'s memory (broadcasting, casting) and bump its version.
+    ``only_changed``: write just the elements whose value changes (for an expanded ``self``, where
+    writing the unchanged aliases of a cell would undo the change)."""
     xp_values = values
     if hasattr(values, "dtype") and values.dtype != self._array.dtype:
         xp_values = values.astype(self._array.dtype)
-    self._array[...] = xp_values
+    if only_changed:
+        changed = xp_values != self._array
+        self._array[changed] = xp_values[changed]
+    else:
+        self._array[...] = xp_values
     self._version_counter.value += 1
 
 

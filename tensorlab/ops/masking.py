@@ -10,7 +10,7 @@ from .. import _dtype, _layout
 from ..autograd.function import Function
 from ._util import method, operands, unbroadcast, wrap, xp_of
 from .copying import c_contiguous, cat, is_dense
-from .inplace import apply_inplace
+from .inplace import apply_fill_inplace, apply_inplace
 from .gather_scatter import legacy_name
 from .. import tensor as _t
 
@@ -69,7 +69,7 @@ def masked_fill(input, mask, value):
 @method()
 def masked_fill_(self, mask, value):
     """Write ``value`` into this tensor wherever ``mask`` is True."""
-    return apply_inplace(self, masked_fill, mask, value)
+    return apply_fill_inplace(self, "masked_fill_", masked_fill, mask, value)
 
 
 class MaskedSelect(Function):

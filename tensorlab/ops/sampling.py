@@ -197,42 +197,15 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     return _finish(out.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64), input.device)
 
 
-# -- in-place fillers (used by nn.init) ---------------------------------------------------------------
-
-
-@method()
-def uniform_(self, a=0.0, b=1.0, *, generator=None):
-    """Fill in place with uniform samples on [a, b)."""
-    return self._fill_inplace(_rng(generator).uniform(a, b, self._shape))
-
-
-@method()
-def normal_(self, mean=0.0, std=1.0, *, generator=None):
-    return self._fill_inplace(_rng(generator).normal(mean, std, self._shape))
-
-
-@method()
-def random_(self, low=0, high=None, *, generator=None):
-    if high is None:
-        low, high = 0, low if low else 2 ** min(self.dtype.np.itemsize * 8 - 1, 53)
-    return self._fill_inplace(_rng(generator).integers(low, high, self._shape))
-
-
-@method()
-def bernoulli_(self, p=0.5, *, generator=None):
-    return self._fill_inplace(_rng(generator).random(self._shape) < p)
-
-
-@method()
-def exponential_(self, lambd=1.0, *, generator=None):
-    return self._fill_inplace(_rng(generator).exponential(1.0 / lambd, self._shape))
+# -- the in-place fillers (uniform_, normal_, ...) live in random_inplace.py -------------------------
 
 
 @method()
 def _fill_inplace(self, values):
     """Write ``values`` (a NumPy array) into this tensor's memory, as an untracked in-place op."""
     from ..backend import for_device
-    from .inplace import check_inplace
+    from .inplace import check_inplace, check_writable
+    check_writable(self)
     check_inplace(self)
     self._array[...] = for_device(self.device).asarray(np.asarray(values).astype(self.dtype.np))
     self._bump_version()
@@ -242,3 +215,5 @@ def _fill_inplace(self, values):
 __all__ = ["rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "normal",
            "bernoulli", "multinomial", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
            "Generator", "default_generator"]
+
+from . import random_inplace  # noqa: E402,F401 - attaches uniform_, normal_, ... to Tensor

@@ -104,6 +104,12 @@ class StateDictMixin:
                 errors.append(f"size mismatch for {key}: copying a param with shape {incoming.shape} from "
                               f"checkpoint, the shape in current model is {current.shape}.")
                 continue
+            problem = None if assign else _cannot_copy_into(current)
+            if problem is not None:
+                errors.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
+                              f"{current.shape} and whose dimensions in the checkpoint are {incoming.shape}, an "
+                              f"exception occurred : ({problem!r},).")
+                continue
             plan.append((module, name, current, incoming))
         if strict:
             if unexpected:
@@ -119,6 +125,18 @@ class StateDictMixin:
             for module, name, current, incoming in plan:
                 _load_one(module, name, current, incoming, assign)
         return _IncompatibleKeys(missing, unexpected)
+
+
+def _cannot_copy_into(current):
+    """Why ``current.copy_(...)`` would fail (as PyTorch words it), or None. Asked of every tensor
+    *before* the first copy, so a load that fails leaves the whole model as it was. (PyTorch itself
+    copies the tensors it can and then raises: a half-loaded model.)"""
+    from ...ops.inplace import check_writable
+    try:
+        check_writable(current)
+    except RuntimeError as e:
+        return str(e)
+    return None
 
 
 def _load_one(module, name, current, incoming, assign):
