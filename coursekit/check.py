@@ -173,11 +173,16 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
                    diagnoses=(), extra=None, note=""):
     """Run ``answer`` and ``reference`` on every :class:`Case`, on each library, and compare.
 
+    Both are written as in a lesson, with ``torch`` meaning tensorlab; on PyTorch's turn both run
+    through :func:`~coursekit.libs.on`. The reference is normally the solution in
+    ``coursekit/solutions/lessonNN.py``, so the solutions are also what the checks compare with.
+
     ``what`` describes the expected function for the stub message. A wrong result is reported with
     the first difference (shape, dtype, values, strides with ``strides=True`` ...) and the hint of
     the first diagnosis that recognises it: each ``diagnose(got, expected, args, torch)`` (``got``
     may be an exception) returns a sentence or None. ``extra(got, args, torch)`` may add a property
-    the values alone do not show (e.g. "is a view of the input"), returning what is off or None."""
+    the values alone do not show (e.g. "is a view of the input"), returning None when all is well,
+    else what is off -- or a pair (what is off, why it might be)."""
     if is_stub(answer):
         return not_answered(what)
     if not callable(answer):
@@ -189,7 +194,7 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
             got, error = _call(function, args)
             if index == 0 and error is None and got is Ellipsis:
                 return not_answered(what)
-            expected = reference(*case.make(module))
+            expected = on(module, reference)(*case.make(module))
             found, why = [], ""
             if error is not None:
                 found = [f"it raised {error_line(error)}"]
@@ -201,8 +206,10 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
                 found = differences(got, expected, where="the result", strides=strides, grads=grads)
                 if not found and extra is not None:
                     problem = extra(got, args, module)
+                    if isinstance(problem, tuple):
+                        problem, why = problem
                     found = [problem] if problem else []
-                if found:
+                if found and not why:
                     why = _first(diagnoses, got, expected, args, module)
             if found:
                 where = f"`{name}` on {case.label}"
