@@ -1,4 +1,8 @@
-"""The welcome lesson in a real JupyterLab, in headless Chromium: open it, run all cells, see output.
+"""Lessons and widget demos in a real JupyterLab, in headless Chromium: open, run all cells, look.
+
+The welcome lesson must show its outputs; every widget demo (widgets/demos/) must render its widgets
+(no "Error displaying widget", no JavaScript errors) and redraw when clicked. Screenshots of each go
+to test-results/ (the README's gallery is made from them).
 
 Needs Debian's Chromium (``apt-get install chromium``) and the Playwright Python package (the dev
 extra); Playwright's own browser download is never used. Skipped cleanly when either is missing.
@@ -26,6 +30,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = ROOT / "course"
+DEMOS = ROOT / "widgets" / "demos"
+RESULTS = ROOT / "test-results"
 LESSON = "00_welcome.ipynb"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -49,15 +55,19 @@ def _free_port():
 
 
 @contextlib.contextmanager
-def jupyterlab(course=COURSE, timeout=90):
+def jupyterlab(course=COURSE, timeout=90, extra=None):
     """A fresh JupyterLab server on a free local port, with its own HOME and config, serving a
-    temporary copy of ``course`` (so autosave never touches the stored lessons); yields
-    (base_url, token). Stopped, and its temporary folder removed, on exit."""
+    temporary copy of ``course`` (so autosave never touches the stored lessons), with each folder of
+    ``extra`` ({name: path}) copied in beside the lessons; yields (base_url, token). Stopped, and its
+    temporary folder removed, on exit."""
     port, token = _free_port(), secrets.token_hex(16)
     with tempfile.TemporaryDirectory(prefix="tensorlab-lab-") as tmp:
         tmp = Path(tmp)
         root_dir = tmp / "course"
-        shutil.copytree(course, root_dir, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        ignore = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+        shutil.copytree(course, root_dir, ignore=ignore)
+        for name, folder in (extra or {}).items():
+            shutil.copytree(folder, root_dir / name, ignore=ignore)
         for relative, values in LAB_SETTINGS.items():
             path = tmp / "lab-settings" / relative
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -131,6 +141,74 @@ def test_welcome_lesson_runs_in_jupyterlab():
             assert notebook.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
         finally:
             browser.close()
+
+
+def _drawing(page, css):
+    """The inner HTML of the first element matching ``css`` (a widget's drawing)."""
+    return page.locator(css).first.inner_html()
+
+
+def _click_and_compare(page, button, drawing_css):
+    before = _drawing(page, drawing_css)
+    page.get_by_role("button", name=button, exact=True).first.click()
+    page.wait_for_function("([css, before]) => document.querySelector(css).innerHTML !== before",
+                           arg=[drawing_css, before], timeout=10_000)
+    return before, _drawing(page, drawing_css)
+
+
+def _graph_explorer(page):
+    """Step the backward pass: the drawing and the step text change."""
+    _, after = _click_and_compare(page, "Reset", ".tensorlab-graph-explorer")
+    assert "<svg" in after and "step 0 of " in after
+    _, after = _click_and_compare(page, "Step", ".tensorlab-graph-explorer")
+    assert "step 1 of " in after and "backward pass 1 starts" in after
+
+
+# demo notebook -> what a learner would click, and how to tell the widget responded
+WIDGET_DEMOS = {
+    "graph_explorer.ipynb": _graph_explorer,
+}
+
+
+@pytest.fixture(scope="module")
+def browser_page():
+    """One JupyterLab (lessons + demos/) and one headless Chromium for the module's tests."""
+    if _chromium() is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with jupyterlab(extra={"demos": DEMOS}) as (base, token), sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        try:
+            yield browser, base, token
+        finally:
+            browser.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("notebook", sorted(WIDGET_DEMOS))
+def test_widget_demo_renders_and_responds(browser_page, notebook):
+    browser, base, token = browser_page
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        notebook_panel = run_lesson(page, base, token, lesson=f"demos/{notebook}")
+        views = notebook_panel.locator(".jp-OutputArea-output .widget-box, .jp-OutputArea-output .widget-html")
+        views.first.wait_for(state="attached")
+        assert "Error displaying widget" not in notebook_panel.inner_text()
+        assert notebook_panel.locator(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+        WIDGET_DEMOS[notebook](page)
+        RESULTS.mkdir(exist_ok=True)
+        page.locator(".jp-OutputArea-output .widget-box").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(RESULTS / notebook.replace(".ipynb", ".png")))
+        widget_errors = [e for e in errors if "widget" in e.lower() or "Uncaught" in e]
+        assert not widget_errors, widget_errors
+    finally:
+        page.close()
 
 
 def screenshot(path):

@@ -168,5 +168,5 @@ def panel(rows, title):
     """A small HTML table of (name, value) rows, for the side panel."""
     body = "".join(f"<tr><td style='padding-right:8px;color:{PALETTE['muted']}'>{escape(k)}</td>"
                    f"<td>{escape(v)}</td></tr>" for k, v in rows)
-    return (f"<div style='margin-bottom:6px;font-family:sans-serif'><b>{escape(title)}</b>"
+    return (f"<div style='margin-bottom:6px;font-family:sans-serif;line-height:1.4'><b>{escape(title)}</b>"
             f"<table style='font-family:monospace;font-size:12px'>{body}</table></div>")

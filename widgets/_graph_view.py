@@ -27,6 +27,7 @@ class GraphView(w.VBox):
                                                         else "none"))
         self.drawing = w.HTML(layout=w.Layout(overflow="auto", max_height="560px", flex="1 1 auto"))
         self.panel = w.HTML(layout=w.Layout(min_width="280px", max_width="420px"))
+        self.panel.add_class("tensorlab-panel")
         self.back_button.on_click(lambda _: model.back())
         self.step_button.on_click(lambda _: model.step())
         self.reset_button.on_click(lambda _: model.reset())

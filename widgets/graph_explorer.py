@@ -342,7 +342,7 @@ class GraphExplorer(WidgetModel):
                            f"({', '.join(str(s) for s in e['shapes'])}): retain_graph=False")
         if kind == "done":
             return head + "the backward pass is done"
-        return head + "error: " + e["message"]
+        return head + "the pass stopped with an error (below)"
 
     # -- drawing ----------------------------------------------------------------------------------
     def _visible(self, s):
@@ -388,7 +388,7 @@ class GraphExplorer(WidgetModel):
 
     def panel_html(self, position=None):
         s = self.state(position)
-        parts = [f"<div style='font-family:monospace;font-size:12px;margin-bottom:6px'>"
+        parts = [f"<div style='font-family:monospace;font-size:12px;line-height:1.4;margin-bottom:6px'>"
                  f"{escape(self.describe_step(position))}</div>"]
         if s["error"]:
             parts.append(error_html(s["error"]))
@@ -413,7 +413,7 @@ class GraphExplorer(WidgetModel):
 
     def to_html(self):
         return (f"<div style='display:flex;gap:16px;align-items:flex-start'><div>{self.to_svg()}</div>"
-                f"<div style='min-width:260px'>{self.panel_html()}</div></div>")
+                f"<div style='min-width:260px;line-height:1.4'>{self.panel_html()}</div></div>")
 
     def summary(self):
         ops = sum(1 for n in self.nodes.values() if n["kind"] == "op")
