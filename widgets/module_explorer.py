@@ -49,8 +49,10 @@ def grad_norm(param):
 
 
 def hook_name(fn):
-    """How a hook is named in the picture: its function's qualified name (``<lambda>`` for a lambda)."""
-    return getattr(fn, "__qualname__", None) or type(fn).__name__
+    """How a hook is named in the picture: its qualified name without the enclosing function's part
+    (``Recorder.hook``, ``watch``, ``<lambda>``); a callable object by its class name."""
+    name = getattr(fn, "__qualname__", None) or type(fn).__name__
+    return name.rpartition("<locals>.")[2]
 
 
 class ModuleExplorer(WidgetModel):

@@ -1,0 +1,112 @@
+"""Line charts as deterministic SVG: what the TrainingMonitor leaves behind when training is over.
+
+A chart drawn here depends only on the numbers given -- not on the clock, the matplotlib version or
+the fonts installed -- so a notebook's stored summary figure is byte-identical when nbval re-runs it.
+
+    >>> svg = line_chart([("loss", [("train", [0, 1, 2], [1.0, 0.5, 0.25])])])
+    >>> svg.startswith("<svg") and "train 0.25" in svg
+    True
+    >>> nice_ticks(0.0, 1.0)
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+"""
+import math
+
+from ._svg import PALETTE, Canvas, num
+
+# matplotlib's first colours, so the live plot and the summary colour each curve the same way
+COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]
+MAX_POINTS = 600          # a curve with more points is thinned (every k-th point, and the last)
+PANEL_W, PANEL_H = 280, 170
+LEFT, RIGHT, TOP, BOTTOM = 52, 12, 24, 30
+
+
+def nice_ticks(lo, hi, count=4):
+    """About ``count`` round numbers (steps of 1, 2, 2.5 or 5 times a power of ten) covering [lo, hi]."""
+    if not hi > lo:
+        pad = abs(lo) * 0.1 or 1.0
+        lo, hi = lo - pad, hi + pad
+    raw = (hi - lo) / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    first = math.floor(lo / step + 1e-9) * step
+    ticks, t = [], first
+    while t < hi + step * 0.999:
+        ticks.append(round(t, 12))
+        t = first + len(ticks) * step
+    return ticks
+
+
+def tick_label(value):
+    return format(value, ".3g")
+
+
+def thin(steps, values, limit=MAX_POINTS):
+    """At most about ``limit`` points of a curve: every k-th one, always keeping the last."""
+    if len(steps) <= limit:
+        return list(steps), list(values)
+    k = math.ceil(len(steps) / limit)
+    keep = list(range(0, len(steps), k))
+    if keep[-1] != len(steps) - 1:
+        keep.append(len(steps) - 1)
+    return [steps[i] for i in keep], [values[i] for i in keep]
+
+
+def _draw_panel(canvas, x0, title, curves, x_range):
+    """One panel: axes with round ticks, a polyline per curve (a dot per point when there are few),
+    and below it a legend with each curve's last value. ``x_range``: the steps every panel spans."""
+    plot_w, plot_h = PANEL_W - LEFT - RIGHT, PANEL_H - TOP - BOTTOM
+    finite = [(s, v) for _, steps, values in curves for s, v in zip(steps, values) if math.isfinite(v)]
+    canvas.text(x0 + LEFT + plot_w / 2, 15, title, weight="bold")
+    canvas.rect(x0 + LEFT, TOP, plot_w, plot_h, fill="white", stroke=PALETTE["muted"])
+    if not finite:
+        canvas.text(x0 + LEFT + plot_w / 2, TOP + plot_h / 2, "no values yet", fill=PALETTE["muted"])
+        return
+    ys = [v for _, v in finite]
+    x_lo, x_hi = x_range
+    y_ticks = nice_ticks(min(ys), max(ys))
+    y_lo, y_hi = y_ticks[0], y_ticks[-1]
+
+    def px(step):
+        return x0 + LEFT + (step - x_lo) / (x_hi - x_lo) * plot_w
+
+    def py(value):
+        return TOP + plot_h - (value - y_lo) / (y_hi - y_lo) * plot_h
+
+    for t in y_ticks:
+        canvas.line(x0 + LEFT, py(t), x0 + LEFT + plot_w, py(t), stroke="#eee")
+        canvas.text(x0 + LEFT - 4, py(t) + 4, tick_label(t), anchor="end", size=10, fill=PALETTE["muted"])
+    for t in (x_lo, x_hi):
+        canvas.text(px(t), TOP + plot_h + 13, tick_label(t), size=10, fill=PALETTE["muted"])
+    canvas.text(x0 + LEFT + plot_w / 2, TOP + plot_h + 13, "step", size=10, fill=PALETTE["muted"])
+    for i, (label, steps, values) in enumerate(curves):
+        colour = COLOURS[i % len(COLOURS)]
+        steps, values = thin(steps, values)
+        d, pen_down = [], False
+        for s, v in zip(steps, values):
+            if not math.isfinite(v):           # a NaN or inf breaks the line, as in matplotlib
+                pen_down = False
+                continue
+            d.append(f"{'L' if pen_down else 'M'}{num(px(s))} {num(py(v))}")
+            pen_down = True
+        if d:
+            canvas.path(" ".join(d), stroke=colour, width=1.5)
+        if len(steps) <= 30:                     # few points (one per epoch): show each one
+            for s, v in zip(steps, values):
+                if math.isfinite(v):
+                    canvas.rect(px(s) - 2, py(v) - 2, 4, 4, fill=colour, stroke=colour)
+        last = values[-1] if values else float("nan")
+        canvas.text(x0 + LEFT, PANEL_H + 4 + 14 * i, f"{label} {format(last, '.4g')}", anchor="start",
+                    fill=colour)
+
+
+def line_chart(panels):
+    """``panels``: ``[(title, [(label, steps, values), ...]), ...]`` -> one SVG, panels side by side."""
+    rows = max((len(curves) for _, curves in panels), default=0)
+    steps = [s for _, curves in panels for _, curve_steps, _ in curves for s in curve_steps]
+    x_lo, x_hi = (min(steps), max(steps)) if steps else (0, 1)
+    if x_hi == x_lo:
+        x_lo, x_hi = x_lo - 1, x_hi + 1
+    canvas = Canvas(PANEL_W * max(len(panels), 1), PANEL_H + 14 * rows + 4, font_size=11)
+    for i, (title, curves) in enumerate(panels):
+        _draw_panel(canvas, i * PANEL_W, title, curves, (x_lo, x_hi))
+    return canvas.to_svg()

@@ -1,0 +1,226 @@
+"""TrainingMonitor: live training curves, a progress line, and a summary figure that outlives the kernel.
+
+Feed it numbers as training runs -- from your own loop, ``monitor.update(step, loss=...)``, or from
+``tensorlab.vision.training.fit(..., writer=monitor)``, which logs ``loss/train`` every batch and
+``loss/test`` / ``accuracy/test`` every epoch through the same ``add_scalar(tag, value, step)`` call a
+TensorBoard ``SummaryWriter`` answers. Each value lands in the panel of the metric it names
+(``loss``, ``train_loss``, ``loss/test`` all go to ``loss``).
+
+Drawing is the expensive part, so it is throttled: the live plot (matplotlib, rendered to PNG in the
+kernel) is redrawn at most every ``redraw_every`` seconds, and never more often than keeps its cost
+under ``max_overhead`` of the time spent training (a redraw that took 30 ms waits 30 ms / 0.02 =
+1.5 s). ``close()`` replaces it with a summary chart drawn as SVG from the values alone -- the same
+bytes on every run, whatever the clock did -- so nbval and nbconvert keep the result.
+
+    >>> monitor = TrainingMonitor(metrics=("loss", "accuracy"), total=3)
+    >>> for step, loss in enumerate([0.9, 0.5, 0.3]):
+    ...     monitor.update(step, loss=loss)
+    >>> monitor.update(2, accuracy=0.875)
+    >>> monitor.close()
+    >>> monitor
+    TrainingMonitor(3/3 steps: loss 0.3, accuracy 0.875)
+    >>> monitor.series["loss"]
+    {'steps': [0, 1, 2], 'values': [0.9, 0.5, 0.3]}
+    >>> monitor.update(3, los=0.2)         # bad input: shown inline, nothing recorded
+    >>> monitor.error
+    "ValueError: 'los' names none of the metrics ('loss', 'accuracy')"
+
+See course/20_watching_training.
+"""
+import math
+import numbers
+import time
+
+from ._base import WidgetModel
+from ._chart import line_chart
+from ._svg import error_html, escape
+
+
+def panel_for(name, metrics):
+    """The metric whose panel shows the value ``name``: ``loss`` for ``loss``, ``loss/train``,
+    ``train_loss`` or ``loss_ema``; None when it names none of them."""
+    for metric in metrics:
+        if name == metric or name.startswith((metric + "/", metric + "_")) or name.endswith(("/" + metric,
+                                                                                               "_" + metric)):
+            return metric
+    return None
+
+
+def curve_label(name, metric):
+    """How a curve is called in its panel: ``train`` for ``loss/train`` or ``train_loss``."""
+    if name == metric:
+        return metric
+    for affix in (metric + "/", metric + "_"):
+        if name.startswith(affix):
+            return name[len(affix):]
+    return name[: -len(metric) - 1]
+
+
+def as_number(value):
+    """A plain float from a Python or NumPy number or a one-element tensor (``loss``, not ``loss.item()``)."""
+    if hasattr(value, "item") and not isinstance(value, numbers.Number):
+        value = value.item()                  # a one-element tensor or array; raises for larger ones
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"a metric value must be a real number, got {type(value).__name__}")
+    return float(value)
+
+
+def duration(seconds):
+    """``01:05`` as tqdm writes elapsed and remaining times."""
+    minutes, seconds = divmod(int(seconds), 60)
+    return f"{minutes:02d}:{seconds:02d}" if minutes < 60 else f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}"
+
+
+class TrainingMonitor(WidgetModel):
+    """Collect training metrics and show them live: curves, a tqdm-style progress line, a summary.
+
+    ``metrics``: the panels, in order. ``total``: the number of steps expected (for the bar).
+    ``optimizer``: record ``param_groups[0]["lr"]`` at every update (adds an ``lr`` panel, so a
+    scheduler's work shows); ``lr=True`` adds the panel for values you pass as ``lr=``.
+    ``redraw_every``, ``progress_every``: the shortest time in seconds between two redraws of the
+    plot and of the progress line; ``max_overhead``: the largest share of time plotting may take.
+    ``clock``: where time comes from (tests pass a fake one; the default is ``time.monotonic``).
+    """
+
+    def __init__(self, metrics=("loss", "accuracy"), total=None, optimizer=None, lr=False, redraw_every=1.0,
+                 progress_every=0.1, max_overhead=0.02, clock=time.monotonic):
+        self.metrics = tuple(metrics) + (("lr",) if (lr or optimizer is not None) and "lr" not in metrics else ())
+        self.total, self.optimizer = total, optimizer
+        self.redraw_every, self.progress_every, self.max_overhead = redraw_every, progress_every, max_overhead
+        self.clock = clock
+        self.series = {}                 # value name -> {"steps": [...], "values": [...]}, first seen first
+        self.steps_seen = set()
+        self.last_step = None
+        self.error = None
+        self.closed = False
+        self.started = None              # clock() at the first update
+        self.redraws = 0                 # live plots drawn, and the clock time they took
+        self.draw_seconds = 0.0
+        self._last_draw = self._last_progress = None
+        self._next_gap = redraw_every    # wait this long after a redraw (longer if drawing is slow)
+
+    # -- recording -------------------------------------------------------------------------------
+    def update(self, step, **values):
+        """Record ``values`` (e.g. ``loss=0.31``) at ``step``; redraw if enough time has passed.
+        Bad input (an unknown metric, a value that is not a number) is shown and nothing is recorded."""
+        try:
+            if isinstance(step, bool) or not isinstance(step, numbers.Integral):
+                raise TypeError(f"step must be an int, got {type(step).__name__}")
+            clean = {}
+            for name, value in values.items():
+                if panel_for(name, self.metrics) is None:
+                    raise ValueError(f"{name!r} names none of the metrics {self.metrics}")
+                clean[name] = as_number(value)
+        except (TypeError, ValueError, RuntimeError) as error:
+            self.error = f"{type(error).__name__}: {error}"
+            self.refresh()
+            return None
+        if self.optimizer is not None and "lr" not in clean:
+            clean["lr"] = float(self.optimizer.param_groups[0]["lr"])
+        step = int(step)
+        for name, value in clean.items():
+            curve = self.series.setdefault(name, {"steps": [], "values": []})
+            curve["steps"].append(step)
+            curve["values"].append(value)
+        self.steps_seen.add(step)
+        self.last_step, self.error, self.closed = step, None, False
+        self._tick()
+
+    def add_scalar(self, tag, scalar_value, global_step=None, walltime=None):
+        """The one method of TensorBoard's ``SummaryWriter`` that ``fit`` calls: pass
+        ``writer=monitor`` to ``tensorlab.vision.training.fit`` and every logged value arrives here."""
+        step = global_step if global_step is not None else (self.last_step or 0)
+        self.update(step, **{tag: scalar_value})
+
+    def close(self):
+        """Training is over: replace the live plot by the summary chart (SVG, from the values only)."""
+        self.closed = True
+        self.refresh()
+
+    # -- throttling ---------------------------------------------------------------------------------
+    def _tick(self):
+        """After an update: redraw the progress line and the plot, each only if its time has come."""
+        now = self.clock()
+        if self.started is None:
+            self.started = self._last_draw = now          # the first plot waits for some data
+        if self._view is None:
+            return
+        if self._last_progress is None or now - self._last_progress >= self.progress_every:
+            self._last_progress = now
+            self._view.show_progress()
+        if now - self._last_draw >= self._next_gap:
+            self.redraw_live()
+
+    def redraw_live(self):
+        """Draw the live plot now, and time it: the next redraw waits until drawing has cost no more
+        than ``max_overhead`` of the time in between."""
+        start = self.clock()
+        self._view.show_live()
+        spent = self.clock() - start
+        self.redraws += 1
+        self.draw_seconds += spent
+        self._last_draw = self.clock()
+        self._next_gap = max(self.redraw_every, spent / self.max_overhead)
+
+    # -- what is shown ----------------------------------------------------------------------------
+    def panels(self):
+        """The curves by panel: ``[(metric, [(label, steps, values), ...]), ...]``."""
+        found = {metric: [] for metric in self.metrics}
+        for name, curve in self.series.items():
+            metric = panel_for(name, self.metrics)
+            found[metric].append((curve_label(name, metric), curve["steps"], curve["values"]))
+        return list(found.items())
+
+    def last_values(self):
+        return {name: curve["values"][-1] for name, curve in self.series.items()}
+
+    def progress_text(self, now=None):
+        """The tqdm-style line: ``67%|██████▋   | 30/45 [00:02<00:01, 14.2 it/s] loss=0.312``.
+        Without ``now`` it leaves out the times, so the text depends on the values only."""
+        done = len(self.steps_seen)
+        bar = ""
+        if self.total:
+            fraction = min(done / self.total, 1.0)
+            cells = fraction * 10
+            partial = " ▏▎▍▌▋▊▉"[int((cells % 1) * 8)] if cells < 10 else ""
+            bar = f"{fraction:4.0%}|{'█' * int(cells)}{partial}{' ' * (10 - int(cells) - len(partial))}| "
+        count = f"{done}/{self.total}" if self.total else f"{done}"
+        times = ""
+        if now is not None and self.started is not None:
+            elapsed = now - self.started
+            rate = done / elapsed if elapsed > 0 else 0.0
+            left = f"<{duration((self.total - done) / rate)}" if self.total and rate > 0 else ""
+            times = f" [{duration(elapsed)}{left}, {rate:.1f} it/s]"
+        values = " ".join(f"{name}={value:.4g}" for name, value in self.last_values().items())
+        return f"{bar}{count}{times} {values}".rstrip()
+
+    def to_svg(self):
+        """The summary chart: one panel per metric, each curve's last value under it."""
+        return line_chart(self.panels())
+
+    def summary(self):
+        steps = f"{len(self.steps_seen)}/{self.total}" if self.total else f"{len(self.steps_seen)}"
+        if not self.series:
+            return f"TrainingMonitor({', '.join(self.metrics)}: no values yet)"
+        values = ", ".join(f"{name} {value:.4g}" for name, value in self.last_values().items())
+        return f"TrainingMonitor({steps} steps: {values})"
+
+    def to_html(self):
+        parts = ["<div class='tensorlab-training-monitor'>",
+                 f"<div style='font-family:monospace;white-space:pre'>{escape(self.progress_text())}</div>"]
+        if self.error:
+            parts.append(error_html(self.error))
+        parts.append(self.to_svg() if self.series else
+                     "<div style='font-family:monospace;color:#888'>waiting for the first update()</div>")
+        return "".join(parts) + "</div>"
+
+    # -- the view -----------------------------------------------------------------------------------
+    def _build_view(self):
+        from ._monitor_view import MonitorView
+        return MonitorView(self)
+
+    def _refresh_view(self):
+        self._view.update()
+
+
+__all__ = ["TrainingMonitor", "panel_for", "curve_label", "as_number"]
