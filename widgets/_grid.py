@@ -154,16 +154,21 @@ def grid_layout(shape, cw=CELL_W, ch=CELL_H, labels=True, wrap=16):
 
 def draw_grid(canvas, x0, y0, shape, paint, cw=CELL_W, ch=CELL_H, labels=True):
     """Draw a tensor's logical grid at (x0, y0). ``paint(index)`` returns the cell's
-    ``(text, fill, corner_text)``; returns ``({index: (centre_x, centre_y)}, (width, height))``."""
+    ``(text, fill, corner_text)`` or ``(text, fill, corner_text, ghost)`` -- a ghost cell (a broadcast
+    copy that is not stored) is drawn dashed and faint. Returns ``({index: (centre_x, centre_y)},
+    (width, height))``."""
     cells, slice_labels, size = grid_layout(shape, cw, ch, labels)
     for x, y, text in slice_labels:
         canvas.text(x0 + x, y0 + y, text, size=10, fill=PALETTE["muted"])
     centres = {}
     for index, (x, y) in cells.items():
-        text, fill, corner = paint(index)
-        canvas.rect(x0 + x, y0 + y, cw, ch, fill=fill)
+        text, fill, corner, *ghost = paint(index)
+        ghost = bool(ghost and ghost[0])
+        canvas.rect(x0 + x, y0 + y, cw, ch, fill=fill, dash="3,2" if ghost else None,
+                    stroke=PALETTE["muted"] if ghost else PALETTE["stroke"])
         baseline = y0 + y + (ch - 8 if corner else ch / 2 + 4)   # below the corner label, if any
-        canvas.text(x0 + x + cw / 2, baseline, text, size=11 if cw >= CELL_W else 9)
+        canvas.text(x0 + x + cw / 2, baseline, text, size=11 if cw >= CELL_W else 9,
+                    fill=PALETTE["muted"] if ghost else None)
         if corner:
             canvas.text(x0 + x + 2, y0 + y + 9, corner, anchor="start", size=8, fill=PALETTE["muted"])
         centres[index] = (x0 + x + cw / 2, y0 + y + ch / 2)

@@ -121,8 +121,8 @@ def parse_steps(text, methods=METHODS):
 def parse_shape(text):
     """A shape typed in a box: ``3, 1`` or ``(3, 1)`` or ``[4]`` or ``()`` -> a tuple of ints.
 
-    >>> parse_shape("3, 1"), parse_shape("(4,)"), parse_shape("()")
-    ((3, 1), (4,), ())
+    >>> parse_shape("3, 1"), parse_shape("(4,)"), parse_shape("4"), parse_shape("4,"), parse_shape("")
+    ((3, 1), (4,), (4,), (4,), ())
     >>> parse_shape("-2, 3")
     Traceback (most recent call last):
     widgets._parse.ParseError: sizes must be non-negative integers (found -2)
@@ -131,14 +131,11 @@ def parse_shape(text):
     if len(text) > MAX_TEXT:
         raise ParseError(f"that is {len(text)} characters; a shape is at most {MAX_TEXT}")
     try:
-        tree = ast.parse(f"({text},)" if text and text[0] not in "([" else text, mode="eval").body
+        tree = ast.parse(text if text[:1] in ("(", "[") else f"({text})", mode="eval").body
     except SyntaxError as error:
         raise ParseError(f"not a shape: {error.msg}") from None
-    if isinstance(tree, ast.Tuple) and len(tree.elts) == 1 and isinstance(tree.elts[0], (ast.Tuple, ast.List)):
-        tree = tree.elts[0]                       # "(3, 1)" came back wrapped once more
-    if not isinstance(tree, (ast.Tuple, ast.List)):
-        raise ParseError(f"not a shape: {text}")
-    sizes = tuple(_literal(e) for e in tree.elts)
+    value = _literal(tree)
+    sizes = tuple(value) if isinstance(value, (tuple, list)) else (value,)
     for size in sizes:
         if not isinstance(size, int) or isinstance(size, bool) or size < 0:
             raise ParseError(f"sizes must be non-negative integers (found {size!r})")

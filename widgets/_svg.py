@@ -23,6 +23,7 @@ PALETTE = {
     "written": "#ef9a9a",     # changed by the last write
     "copy": "#6a1b9a",        # a step that made a new storage (a view keeps "ok" green)
     "ghost": "#f7f7f7",       # a broadcast copy that is never stored
+    "incompatible": "#ffcdd2",  # behind what failed (a dimension that does not broadcast)
     "leaf": "#b3d9ff",        # a leaf tensor (torchviz's lightblue)
     "output": "#caff70",      # an output tensor (torchviz's darkolivegreen1)
     "saved": "#ffc87a",       # a saved tensor (torchviz's orange)
@@ -99,4 +100,4 @@ class Canvas:
 def error_html(message):
     """An error shown inline in a widget, in PyTorch's words (the widget keeps its previous state)."""
     return (f'<div class="tensorlab-error" style="color:{PALETTE["bad"]};font-family:monospace;'
-            f'white-space:pre-wrap">{escape(message)}</div>')
+            f'white-space:pre-wrap;line-height:1.4">{escape(message)}</div>')

@@ -1,0 +1,96 @@
+"""The BroadcastExplorer's controls (ipywidgets): a shape box per operand, the result's cells to click,
+and a Gradients button.
+
+As in the StrideExplorer, the click targets are plain Buttons laid out like the result (an
+``ipywidgets.HTML`` holding SVG sends no clicks back to the kernel without custom JavaScript).
+"""
+import ipywidgets as w
+
+from ._grid import format_value, index_text, indices
+from ._svg import PALETTE, error_html, escape
+from .broadcast_explorer import MAX_BUTTONS
+
+BUTTON = dict(width="46px", height="28px", padding="0px", margin="1px")
+
+
+class BroadcastView(w.VBox):
+    """A DOMWidget over a BroadcastExplorer model; ``update()`` redraws from the model's state."""
+
+    def __init__(self, model):
+        self.model = model
+        self.shape_boxes = [w.Text(value=", ".join(map(str, s)) if len(s) != 1 else f"{s[0]},",
+                                   description=f"{name}:", placeholder="e.g. 3, 1",
+                                   layout=w.Layout(width="170px"))
+                            for name, s in zip(model.names, model.shapes)]
+        for box in self.shape_boxes:
+            box.on_submit(lambda _: self._set_shapes())
+        self.shapes_button = w.Button(description="Broadcast", button_style="primary", layout=w.Layout(width="100px"),
+                                      tooltip="use these shapes (each operand becomes arange(n) in that shape)")
+        self.shapes_button.on_click(lambda _: self._set_shapes())
+        self.gradients_button = w.ToggleButton(description="Gradients", tooltip="run (a + b).sum().backward()",
+                                               layout=w.Layout(width="100px"))
+        self.gradients_button.observe(lambda _: self.update(), names="value")
+        self.error = w.HTML()
+        self.hint = w.HTML()
+        self.cells = w.GridBox(layout=w.Layout(grid_gap="0px", align_content="flex-start"))
+        self.picture = w.HTML(layout=w.Layout(overflow="auto", flex="1 1 auto"))
+        self.gradients = w.HTML()
+        self._grid_for = None
+        super().__init__([
+            w.HBox(self.shape_boxes + [self.shapes_button, self.gradients_button],
+                   layout=w.Layout(flex_flow="row wrap")),
+            self.error,
+            w.HBox([w.VBox([self.hint, self.cells], layout=w.Layout(min_width="120px")), self.picture],
+                   layout=w.Layout(align_items="flex-start")),
+            self.gradients,
+        ])
+        self.add_class("tensorlab-broadcast-explorer")
+        self.update()
+
+    def _set_shapes(self):
+        self.model.set_shapes(*(box.value for box in self.shape_boxes))
+
+    def _cell_buttons(self):
+        """One button per element of the result; its title names the element, e.g. ``(a + b)[1, 2]``."""
+        model = self.model
+        for old in self.cells.children:
+            old.close()
+        self.cells.children = ()
+        if model.result is None:
+            self.hint.value = ""
+            return
+        shape = model.result_shape
+        if model.result.numel() > MAX_BUTTONS:
+            self.hint.value = f"<small>{model.result.numel()} elements: use <code>select(index)</code></small>"
+            return
+        self.hint.value = f"<small>click an element of {escape(model.expression())}:</small>"
+        cols, children = (shape[-1] if shape else 1), []
+        for k, index in enumerate(indices(shape)):
+            if k % cols == 0:
+                row = index_text(index[:-1] + (":",)) if len(shape) > 1 else ""
+                children.append(w.HTML(f"<small style='color:{PALETTE['muted']}'>{escape(row)}</small>"))
+            button = w.Button(tooltip=f"({model.expression()}){index_text(index)}", layout=w.Layout(**BUTTON))
+            button.add_class("tensorlab-cell")
+            button.on_click(lambda _, index=index: model.select(index))
+            button.index = index
+            children.append(button)
+        self.cells.layout.grid_template_columns = f"auto repeat({cols}, 48px)"
+        self.cells.children = children
+
+    def update(self):
+        model = self.model
+        key = (model.shapes, model.result_shape)
+        if key != self._grid_for:
+            self._cell_buttons()
+            self._grid_for = key
+            for box, shape in zip(self.shape_boxes, model.shapes):
+                box.value = ", ".join(map(str, shape)) if len(shape) != 1 else f"{shape[0]},"
+        buttons = [b for b in self.cells.children if isinstance(b, w.Button)]
+        if buttons:
+            values = model.result.reshape(-1).tolist() if model.result.dim() else [model.result.item()]
+            for button, value in zip(buttons, values):
+                button.description = format_value(value)
+                button.style.button_color = PALETTE["selected"] if button.index == model.selected else None
+        self.error.value = error_html(model.error) if model.error else ""
+        self.picture.value = model.to_svg()
+        self.gradients.value = model.gradient_view().to_html() if self.gradients_button.value else ""
