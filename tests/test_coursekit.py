@@ -325,3 +325,23 @@ def test_check_function_reports_a_library_difference(monkeypatch, capsys):
 def test_verdict_is_not_displayed_twice():
     verdict = coursekit.Verdict(True, "Correct!")
     assert verdict._ipython_display_() is None and bool(verdict)
+
+
+@pytest.mark.slow
+def test_lesson_01_validates_with_pytorch_hidden(tmp_path):
+    """The stored outputs were built with PyTorch installed; nbval must pass without it too."""
+    pytest.importorskip("nbval")
+    if libs._import_torch() is None:
+        pytest.skip("PyTorch is not installed: the ordinary nbval run already checks this case")
+    hider = tmp_path / "hide" / "torch"
+    hider.mkdir(parents=True)
+    (hider / "__init__.py").write_text("raise ImportError('PyTorch hidden for this test')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(hider.parent), str(ROOT)])))
+    probe = subprocess.run([sys.executable, "-c", "import coursekit.libs as l; print(l.torch_or_none())"],
+                           env=env, capture_output=True, text=True, timeout=120)
+    assert probe.stdout.strip() == "None", probe.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--nbval", "--nbval-current-env",
+         "--nbval-sanitize-with", "course/sanitize.cfg", "course/01_tensors.ipynb"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:]
