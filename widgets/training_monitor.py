@@ -115,9 +115,10 @@ class TrainingMonitor(WidgetModel):
             self.error = f"{type(error).__name__}: {error}"
             self.refresh()
             return None
-        if self.optimizer is not None and "lr" not in clean:
-            clean["lr"] = float(self.optimizer.param_groups[0]["lr"])
         step = int(step)
+        lr_steps = self.series.get("lr", {}).get("steps", [None])
+        if self.optimizer is not None and "lr" not in clean and lr_steps[-1:] != [step]:
+            clean["lr"] = float(self.optimizer.param_groups[0]["lr"])   # the rate this step trained with
         for name, value in clean.items():
             curve = self.series.setdefault(name, {"steps": [], "values": []})
             curve["steps"].append(step)
