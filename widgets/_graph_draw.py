@@ -170,3 +170,18 @@ def panel(rows, title):
                    f"<td>{escape(v)}</td></tr>" for k, v in rows)
     return (f"<div style='margin-bottom:6px;font-family:sans-serif;line-height:1.4'><b>{escape(title)}</b>"
             f"<table style='font-family:monospace;font-size:12px'>{body}</table></div>")
+
+
+LEGEND = [("leaf", "leaf tensor"), ("op", "node, waiting"), ("ready", "ready (queued)"),
+          ("running", "running"), ("done", "has run"), ("output", "output"), ("saved", "saved tensor")]
+
+
+def legend_html(show_saved=False):
+    """What the colours mean; the badge on a node counts the gradients it still waits for."""
+    items = [(k, text) for k, text in LEGEND if show_saved or k != "saved"]
+    swatches = "".join(f"<span style='display:inline-block;margin:0 8px 2px 0'><span style='display:inline-block;"
+                       f"width:11px;height:11px;border:1px solid {PALETTE['stroke']};background:{PALETTE[k]};"
+                       f"vertical-align:middle;margin-right:3px'></span>{escape(text)}</span>" for k, text in items)
+    return (f"<div style='font-family:sans-serif;font-size:11px;line-height:1.4;color:{PALETTE['ink']};"
+            f"margin-top:8px'>{swatches}<span style='display:inline-block'>(2) gradients still to arrive</span>"
+            f"</div>")

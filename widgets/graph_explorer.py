@@ -409,6 +409,7 @@ class GraphExplorer(WidgetModel):
         freed = [self.name(k) for k in self.nodes if k in s["released"] and "." not in k]
         if freed:
             parts.append(_graph_draw.panel([("", ", ".join(freed))], "saved tensors freed by"))
+        parts.append(_graph_draw.legend_html(self.show_saved))
         return "".join(parts)
 
     def to_html(self):
