@@ -98,7 +98,7 @@ def _first_mismatch(got, expected, rtol, atol):
     if not bad.any():
         return None
     index = tuple(int(i) for i in np.argwhere(bad)[0])
-    return int(bad.sum()), list(index), a[index].item(), b[index].item()
+    return int(bad.sum()), list(index), str(a[index]), str(b[index])  # str: float32 reads as 0.16666667
 
 
 def _tensor_differences(got, expected, where, strides, grads, rtol, atol, expected_word="expected"):
@@ -112,7 +112,7 @@ def _tensor_differences(got, expected, where, strides, grads, rtol, atol, expect
     if mismatch is not None:
         count, index, a, b = mismatch
         found.append(f"{where} differs at {count} of {got.numel()} positions, first at {index}: "
-                     f"{a!r} instead of {b!r}")
+                     f"{a} instead of {b}")
     if strides and tuple(got.stride()) != tuple(expected.stride()):
         found.append(f"{where} has strides {tuple(got.stride())}, {exp} {tuple(expected.stride())}")
     if grads:
