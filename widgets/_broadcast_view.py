@@ -22,8 +22,6 @@ class BroadcastView(w.VBox):
                                    description=f"{name}:", placeholder="e.g. 3, 1",
                                    layout=w.Layout(width="170px"))
                             for name, s in zip(model.names, model.shapes)]
-        for box in self.shape_boxes:
-            box.on_submit(lambda _: self._set_shapes())
         self.shapes_button = w.Button(description="Broadcast", button_style="primary", layout=w.Layout(width="100px"),
                                       tooltip="use these shapes (each operand becomes arange(n) in that shape)")
         self.shapes_button.on_click(lambda _: self._set_shapes())

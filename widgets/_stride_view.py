@@ -31,7 +31,6 @@ class StrideView(w.VBox):
                            layout=w.Layout(width="340px"))
         self.apply_button = w.Button(description="Apply", button_style="primary", layout=w.Layout(width="70px"))
         self.apply_button.on_click(lambda _: self._apply_text())
-        self.text.on_submit(lambda _: self._apply_text())
         self.value = w.FloatText(value=100.0, description="value:", layout=w.Layout(width="170px"))
         self.write_button = w.Button(description="Write into selected cell", layout=w.Layout(width="190px"))
         self.write_button.on_click(lambda _: self._write())
