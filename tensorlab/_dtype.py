@@ -188,3 +188,30 @@ class iinfo:
 
     def __repr__(self):
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+_PYTHON_TYPES = {"float": float64, "int": int64, "bool": bool, "complex": None}
+
+
+def resolve(value, fn_name):
+    """A ``dtype=`` argument as PyTorch reads it: a dtype (or None) as is, and the Python types ``float``,
+    ``int``, ``bool`` as float64, int64, bool (what NumPy and PyTorch make of Python numbers). Anything
+    else -- the string ``'float32'``, ``np.float32`` -- is a TypeError, as in PyTorch."""
+    if value is None or isinstance(value, dtype):
+        return value
+    import builtins
+    if value in (builtins.float, builtins.int, builtins.bool):
+        return _PYTHON_TYPES[value.__name__]
+    raise TypeError(f"{fn_name}(): argument 'dtype' must be torch.dtype, not {type(value).__name__}")
+
+
+def reads_dtype(fn):
+    """Decorator: run ``dtype=`` through ``resolve`` before ``fn`` sees it."""
+    import functools
+
+    @functools.wraps(fn)
+    def with_dtype(*args, **kwargs):
+        if kwargs.get("dtype") is not None and not isinstance(kwargs["dtype"], dtype):
+            kwargs["dtype"] = resolve(kwargs["dtype"], fn.__name__)
+        return fn(*args, **kwargs)
+    return with_dtype

@@ -346,6 +346,8 @@ class Tensor(Conversions):
 
     @data.setter
     def data(self, new):
+        if not isinstance(new, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(new).__name__}")
         self._storage, self._offset = new._storage, new._offset
         self._shape, self._stride, self._array = new._shape, new._stride, new._array
 

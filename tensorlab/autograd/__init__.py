@@ -25,10 +25,16 @@ def _as_tuple(x):
     return (x,)
 
 
+def _check_grad_types(grads):
+    for grad in grads:
+        if grad is not None and not hasattr(grad, "_array"):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
+
+
 def _make_grads(outputs, grads, create_graph):
     """The gradients the roots start with: ones for a scalar root, else the one the caller gave,
     checked against its root and copied (the engine may hand it on to a ``.grad``)."""
-    from ..ops.creation import ones_like, tensor
+    from ..ops.creation import ones_like
     result = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         if grad is None:
@@ -39,8 +45,7 @@ def _make_grads(outputs, grads, create_graph):
                                    f"{out.dtype}")
             result.append(ones_like(out) if out._requires_grad else None)
             continue
-        if not hasattr(grad, "_array"):
-            grad = tensor(grad, dtype=out.dtype, device=out.device)
+        _check_grad_types((grad,))
         if grad._shape != out._shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and "
                                f"output[{i}] has a shape of {out.shape}.")
@@ -65,6 +70,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         grad_tensors = grad_variables
     tensors = _as_tuple(tensors)
     grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
+    _check_grad_types(grad_tensors[:len(tensors)])      # PyTorch checks the types before the count
     if len(grad_tensors) != len(tensors):
         raise RuntimeError(f"got {len(tensors)} tensors and {len(grad_tensors)} gradients")
     inputs = _as_tuple(inputs)

@@ -134,8 +134,39 @@ class Node:
 
     def release_variables(self):
         """Drop the tensors saved for backward, so their memory is returned now."""
+        self._saved_names = tuple(self._names_of_saved())
         self._saved = ()
         self._released = True
+
+    def _names_of_saved(self):
+        """PyTorch's names for what this node saved: the op's output is ``result``; inputs saved in the
+        first two places (``None`` holds the place of one not needed) are ``self`` and ``other`` -- the
+        names of PyTorch's one- and two-input ops."""
+        names = {}
+        for place, s in enumerate(self._saved):
+            if s is None:
+                continue
+            if s.is_output:
+                names.setdefault("_saved_result", s)
+            elif place < 2:
+                names[("_saved_self", "_saved_other")[place]] = s
+        return names
+
+    def __getattr__(self, name):
+        """``grad_fn._saved_self`` / ``_saved_other`` / ``_saved_result``: a saved tensor, or PyTorch's
+        error once backward has freed it. (Only called for names the node does not otherwise have.)"""
+        if not name.startswith("_saved_"):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        if self._released and name in self.__dict__.get("_saved_names", ()):
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved tensors after "
+                "they have already been freed). Saved intermediate values of the graph are freed when you call "
+                ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved tensors after calling backward.")
+        saved = self._names_of_saved().get(name)
+        if saved is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        return saved.unpack()
 
 
 class AccumulateGrad(Node):

@@ -30,15 +30,39 @@ class ToCopy(Function):
 
 
 def _parse_to(args, kwargs):
+    """``to``'s forms: ``to(dtype)``, ``to(device, dtype)``, ``to(other)``, keywords; Python's
+    ``float``/``int``/``bool`` stand for float64/int64/bool. Anything else is PyTorch's TypeError."""
     dtype, device = kwargs.get("dtype"), kwargs.get("device")
+    if dtype is not None and not isinstance(dtype, _dtype.dtype):
+        dtype = _resolve_or_fail(dtype, args, kwargs)
     for a in args:
-        if isinstance(a, _dtype.dtype):
-            dtype = a
-        elif isinstance(a, _t.Tensor):
+        if isinstance(a, _t.Tensor):
             dtype, device = a.dtype, a.device
+        elif isinstance(a, _dtype.dtype) or a is float or a is int or a is bool:
+            dtype = _dtype.resolve(a, "to")
         elif isinstance(a, (str, _device_cls, int)):
             device = a
+        else:
+            _resolve_or_fail(a, args, kwargs)
     return dtype, device
+
+
+def _type_name(value):
+    return value.__class__.__name__        # (``type`` is Tensor.type in this module)
+
+
+def _resolve_or_fail(value, args, kwargs):
+    try:
+        return _dtype.resolve(value, "to")
+    except TypeError:
+        got = ", ".join(_type_name(a) for a in args) + (", " if args and kwargs else "") + "".join(
+            f"{k}={_type_name(v)}, " for k, v in kwargs.items())
+        raise TypeError(f"to() received an invalid combination of arguments - got ({got}), but expected one "
+                        "of:\n * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
+                        "bool copy = False, *, torch.memory_format memory_format = None)\n * (torch.dtype dtype, "
+                        "bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None)"
+                        "\n * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format "
+                        "memory_format = None)\n") from None
 
 
 @method()
@@ -50,6 +74,9 @@ def to(self, *args, **kwargs):
     if device.type == "cuda":
         from ..backend import cuda_available
         if not cuda_available():
+            asked = kwargs.get("device", next((a for a in args if isinstance(a, (int, str, _device_cls))), None))
+            if isinstance(asked, int) and not isinstance(asked, bool):
+                raise RuntimeError("Cannot access accelerator device when none is available.")
             raise AssertionError("Torch not compiled with CUDA enabled")
     if dtype is self.dtype and device == self.device and not kwargs.get("copy", False):
         return self

@@ -115,9 +115,18 @@ class Cat(Function):
         return tuple(grads)
 
 
+def _tensor_list(tensors):
+    """The tensors of a ``cat``/``stack`` argument, each checked to be a tensor (PyTorch's TypeError)."""
+    tensors = tuple(tensors)
+    for i, t in enumerate(tensors):
+        if not isinstance(t, _t.Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {t.__class__.__name__}")
+    return tensors
+
+
 def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dim; all other sizes must match. Dtypes are promoted."""
-    tensors = tuple(tensors)
+    tensors = _tensor_list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     result = Cat.apply(dim, *tensors)
@@ -164,14 +173,14 @@ class Stack(Function):
 
 def stack(tensors, dim=0, *, out=None):
     """Join equal-shaped tensors along a *new* dim ``dim``."""
-    tensors = tuple(tensors)
+    tensors = _tensor_list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     return _into(out, Stack.apply(dim, *tensors))
 
 
 def _nonempty(name, tensors):
-    tensors = tuple(tensors)
+    tensors = _tensor_list(tensors)
     if not tensors:
         raise RuntimeError(f"{name} expects a non-empty TensorList")
     return tensors

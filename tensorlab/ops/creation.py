@@ -87,8 +87,8 @@ def _infer_dtype(data):
             kinds.append(_dtype.int64)
         elif isinstance(x, numbers.Real):
             kinds.append(_dtype.get_default_dtype())
-        elif isinstance(x, str):
-            raise TypeError("new(): invalid data type 'str'")
+        elif isinstance(x, (str, bytes, bytearray)):
+            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
         else:
             raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
     result = None
@@ -97,12 +97,16 @@ def _infer_dtype(data):
     return result or _dtype.get_default_dtype()
 
 
-def _nested_array(data, np_dtype):
-    """Nested lists as one NumPy array, with PyTorch's error for ragged lists."""
+def _nested_array(data, np_dtype, nested=False):
+    """Nested lists as one NumPy array, with PyTorch's error for ragged lists. A tensor *inside* a
+    list stands for a number (as in PyTorch): it must have exactly one element."""
     if isinstance(data, _t.Tensor):
-        return for_device(data.device).to_numpy(data._array)
+        if nested and data.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        array = for_device(data.device).to_numpy(data._array)
+        return array.reshape(()) if nested else array
     if isinstance(data, (list, tuple)):
-        parts = [_nested_array(x, np_dtype) for x in data]
+        parts = [_nested_array(x, np_dtype, True) for x in data]
         shapes = {np.shape(p) for p in parts}
         if len(shapes) > 1:
             first = np.shape(parts[0])
@@ -111,18 +115,35 @@ def _nested_array(data, np_dtype):
                 raise TypeError("not a sequence")
             raise ValueError(f"expected sequence of length {first[0]} at dim 1 (got {bad[0]})")
         return np.array(parts, dtype=np_dtype) if parts else np.zeros((0,), np_dtype)
-    return np.asarray(data, dtype=np_dtype)
+    return _number_array(data, np_dtype)
+
+
+def _number_array(x, np_dtype):
+    """One number as a 0-d array of ``np_dtype``, with PyTorch's errors for numbers that do not fit."""
+    try:
+        return np.asarray(x, dtype=np_dtype)
+    except (OverflowError, ValueError):
+        if isinstance(x, int) and not -2 ** 63 <= x < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long") from None
+        if isinstance(x, numbers.Real):
+            raise RuntimeError(f"value cannot be converted to type {np.dtype(np_dtype).name} without "
+                               "overflow") from None
+        raise
 
 
 # -- from data -------------------------------------------------------------------------------------
 
 
+@_dtype.reads_dtype
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a *copy* of ``data`` (nested lists, numbers, arrays or tensors)."""
     if isinstance(data, _t.Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
                       "or sourceTensor.detach().clone().requires_grad_(True), rather than "
                       "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+    if not isinstance(requires_grad, bool):
+        raise TypeError(f"tensor(): argument 'requires_grad' must be bool, not {type(requires_grad).__name__}")
+    _refuse_string_rows(data)
     dtype = dtype or _infer_dtype(data)
     _check_requires_grad(dtype, requires_grad)
     device = as_device(device if device is not None else
@@ -134,6 +155,16 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if requires_grad:
         out.requires_grad_(True)
     return out
+
+
+def _refuse_string_rows(data):
+    """PyTorch reads the first element of each nesting level to find the shape; a string there is
+    taken for one more dimension: ``tensor(['a'])`` is "too many dimensions 'str'"."""
+    first, depth = data, 0
+    while isinstance(first, (list, tuple)) and first:
+        first, depth = first[0], depth + 1
+    if depth and isinstance(first, str):
+        raise ValueError(f"too many dimensions '{type(first).__name__}'")
 
 
 def _copy_of_array(data, dtype, device):
@@ -150,12 +181,14 @@ def _copy_of_array(data, dtype, device):
     return out
 
 
+@_dtype.reads_dtype
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
     """A 0-d tensor holding the number ``s`` (default dtype unless given)."""
     return tensor(float(s) if dtype is None else s, dtype=dtype or _dtype.get_default_dtype(), device=device,
                   requires_grad=requires_grad)
 
 
+@_dtype.reads_dtype
 def as_tensor(data, dtype=None, device=None):
     """Like ``tensor`` but shares memory with a NumPy array or tensor when dtype and device allow."""
     if isinstance(data, _t.Tensor):
@@ -168,6 +201,7 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype, device=device)
 
 
+@_dtype.reads_dtype
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     """``as_tensor`` with a ``copy`` switch: True always copies, False refuses to."""
     if copy:
@@ -246,11 +280,37 @@ def _rebuild(array, requires_grad):
 # -- filled ----------------------------------------------------------------------------------------
 
 
+def _check_fill_value(fn_name, value):
+    """``full``'s fill value must be a number (or a one-element tensor standing for one)."""
+    ok = isinstance(value, (numbers.Number, np.generic)) or (isinstance(value, _t.Tensor) and value.numel() == 1
+                                                             and value.dim() == 0)
+    if not ok:
+        raise TypeError(f"{fn_name}(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(value).__name__}")
+
+
 def _fill_dtype(value):
     """``full``'s dtype from its fill value: bool, int64 or the default float."""
     if isinstance(value, _t.Tensor):
         value = value.item()
     return _dtype.scalar_dtype(value)
+
+
+def check_storage_size(shape, dtype, n=None):
+    """PyTorch's errors for a tensor too big to exist: more bytes than an int64 counts (an overflow,
+    whatever the machine), then more than the machine can give (``allocate`` with the byte count)."""
+    n = _layout.numel(shape) if n is None else n
+    if n * dtype.itemsize > 2 ** 63 - 1:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{', '.join(map(str, shape))}]")
+    return n
+
+
+def _allocate(backend, n, dtype):
+    try:
+        return backend.empty(n, dtype.np)
+    except (MemoryError, ValueError):
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
+                           f"{n * dtype.itemsize} bytes.") from None
 
 
 def _filled(fill, shape, dtype, device, requires_grad, strides=None):
@@ -261,8 +321,8 @@ def _filled(fill, shape, dtype, device, requires_grad, strides=None):
         fill = fill.item()
     strides = strides or _layout.contiguous_strides(shape)
     backend = for_device(device)
-    n = _layout.storage_span(shape, strides)
-    flat = backend.empty(n, dtype.np)
+    n = check_storage_size(shape, dtype, _layout.storage_span(shape, strides))
+    flat = _allocate(backend, n, dtype)
     if fill is not None:
         try:
             flat[...] = fill
@@ -274,30 +334,36 @@ def _filled(fill, shape, dtype, device, requires_grad, strides=None):
     return t
 
 
+@_dtype.reads_dtype
 def zeros(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """A tensor of zeros (default float dtype)."""
     return _filled(0, _size(size, "zeros"), dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
+@_dtype.reads_dtype
 def ones(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """A tensor of ones (default float dtype)."""
     return _filled(1, _size(size), dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
+@_dtype.reads_dtype
 def empty(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
           memory_format=None):
     """A tensor whose memory is not initialised: fast, but the values are whatever was there."""
     return _filled(None, _size(size), dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
+@_dtype.reads_dtype
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
          requires_grad=False):
     """A tensor filled with ``fill_value``; its dtype follows the value (bool, int64 or float)."""
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    _check_fill_value("full", fill_value)
     return _filled(fill_value, _size((size,)), dtype or _fill_dtype(fill_value), device, requires_grad)
 
 
+@_dtype.reads_dtype
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
     """An uninitialised tensor with exactly these strides (its storage is just big enough)."""
@@ -315,47 +381,58 @@ def _like(fill, input, dtype, device, requires_grad, memory_format):
     return _filled(fill, input._shape, dtype or input.dtype, device or input.device, requires_grad, strides)
 
 
+@_dtype.reads_dtype
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     return _like(0, input, dtype, device, requires_grad, memory_format)
 
 
+@_dtype.reads_dtype
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     return _like(1, input, dtype, device, requires_grad, memory_format)
 
 
+@_dtype.reads_dtype
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     return _like(None, input, dtype, device, requires_grad, memory_format)
 
 
+@_dtype.reads_dtype
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
+    _check_fill_value("full_like", fill_value)
     return _like(fill_value, input, dtype, device, requires_grad, memory_format)
 
 
 @method()
+@_dtype.reads_dtype
 def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     """A new tensor of zeros with this tensor's dtype and device (unless given)."""
     return zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 @method()
+@_dtype.reads_dtype
 def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     return ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 @method()
+@_dtype.reads_dtype
 def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     return empty(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 @method()
+@_dtype.reads_dtype
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False):
+    _check_fill_value("new_full", fill_value)
     return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
                 requires_grad=requires_grad)
 
 
 @method()
+@_dtype.reads_dtype
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     """A copy of ``data`` with this tensor's dtype and device (unless given)."""
     return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)

@@ -66,6 +66,8 @@ def _classify(item):
     if isinstance(item, (list, tuple, np.ndarray)):
         from .advanced_index import as_index_tensor
         return "tensor", as_index_tensor(item)
+    if isinstance(item, (str, bytes)):      # PyTorch tries to read it as index data, like tensor('a')
+        raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
     raise IndexError(_BAD_INDEX.format(type(item).__name__))
 
 
@@ -351,6 +353,9 @@ class FillTensor(Fill):
 @method()
 def fill_(self, value):
     """Set every element to ``value`` (a number or a 0-d tensor) in place."""
+    if not isinstance(value, (_t.Tensor, int, float, complex, np.generic)):
+        raise TypeError(f"fill_() received an invalid combination of arguments - got ({type(value).__name__}), but "
+                        "expected one of:\n * (Tensor value)\n * (Number value)\n")
     if isinstance(value, _t.Tensor):
         if value.dim() != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "

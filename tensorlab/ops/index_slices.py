@@ -66,7 +66,10 @@ def _check_index_add(x, d, index, source):
     if source.dim() and (source.dim() != x.dim() or others(source._shape) != others(x._shape)):
         raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
                            f"Got self.shape = {_shape_str(x._shape)} source.shape = {_shape_str(source._shape)}")
-    check_bounds(index._array, (x._shape or (1,))[d], d)
+    size = (x._shape or (1,))[d]
+    values = index._array
+    if values.size and ((values < 0) | (values >= size)).any():
+        raise IndexError("index out of range in self")     # (PyTorch's embedding-style message here)
 
 
 class IndexAdd(Function):

@@ -28,6 +28,7 @@ def _number(x):
     return x.item() if isinstance(x, _t.Tensor) else x
 
 
+@_dtype.reads_dtype
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
            requires_grad=False):
     """Values from ``start`` up to (not including) ``end``, ``step`` apart.
@@ -62,6 +63,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     return _finish(array.astype(dtype.np), device, requires_grad)
 
 
+@_dtype.reads_dtype
 def range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None,  # noqa: A001
           requires_grad=False):
     """Deprecated: like ``arange`` but *including* ``end``."""
@@ -73,6 +75,7 @@ def range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None,
     return _finish(array.astype((dtype or _dtype.get_default_dtype()).np), device, requires_grad)
 
 
+@_dtype.reads_dtype
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
     if not isinstance(steps, (int, np.integer)):
@@ -91,6 +94,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     return _finish(array.astype(dtype.np), device, requires_grad)
 
 
+@_dtype.reads_dtype
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False):
     """``base ** linspace(start, end, steps)``."""
@@ -99,6 +103,7 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
     return _finish(array.astype(dtype.np), device, requires_grad)
 
 
+@_dtype.reads_dtype
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """The identity matrix (``n`` x ``m``; square when ``m`` is omitted)."""
     if n < 0:

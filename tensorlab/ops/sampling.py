@@ -25,7 +25,7 @@ class Generator:
     def manual_seed(self, seed):
         seed = int(seed)
         if not -2**63 <= seed < 2**64:
-            raise RuntimeError("Overflow when unpacking long long")
+            raise ValueError("Overflow when unpacking long long")
         self._seed = seed % 2**64
         self._rng = np.random.default_rng(self._seed)
         return self
@@ -83,24 +83,28 @@ def _rng(generator):
 
 
 def _make(draw, size, dtype, device, requires_grad, default=None):
-    from .creation import _finish, _size
+    from .creation import _finish, _size, check_storage_size
     dtype = dtype or default or _dtype.get_default_dtype()
     shape = _size(size)
+    check_storage_size(shape, dtype)
     return _finish(np.asarray(draw(shape)).astype(dtype.np, copy=False), device, requires_grad)
 
 
+@_dtype.reads_dtype
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
          pin_memory=False):
     """Uniform samples on [0, 1)."""
     return _make(lambda s: _rng(generator).random(s), size, dtype, device, requires_grad)
 
 
+@_dtype.reads_dtype
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
           pin_memory=False):
     """Standard normal samples (mean 0, standard deviation 1)."""
     return _make(lambda s: _rng(generator).standard_normal(s), size, dtype, device, requires_grad)
 
 
+@_dtype.reads_dtype
 def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
             out=None, layout=None):
     """Integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
@@ -118,6 +122,7 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
                  default=_dtype.int64)
 
 
+@_dtype.reads_dtype
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """A random ordering of 0 .. n-1."""
     from .creation import _size
@@ -137,14 +142,17 @@ def _like(draw, input, dtype, device, requires_grad):
     return out
 
 
+@_dtype.reads_dtype
 def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
     return _like(lambda s: _rng(None).random(s), input, dtype, device, requires_grad)
 
 
+@_dtype.reads_dtype
 def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None, layout=None):
     return _like(lambda s: _rng(None).standard_normal(s), input, dtype, device, requires_grad)
 
 
+@_dtype.reads_dtype
 def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False,
                  memory_format=None):
     if high is None:
@@ -153,6 +161,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
                    requires_grad=requires_grad)
 
 
+@_dtype.reads_dtype
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
            out=None):
     """Normal samples. ``mean``/``std`` may be tensors (they broadcast) or numbers (then give ``size``)."""
@@ -185,16 +194,44 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     return _finish(draws.astype(input.dtype.np), input.device)
 
 
+@method()
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
-    """Draw ``num_samples`` category indices per row, with probabilities proportional to ``input``."""
+    """Draw ``num_samples`` category indices per row, with probabilities proportional to ``input``
+    (1-d: one distribution; 2-d: one per row). Without replacement a category is drawn at most once:
+    each category gets the key ``Exponential(1) / p`` and the smallest keys win -- the same as drawing
+    one by one and renormalising, and categories of probability 0 come last."""
     from .creation import _finish
-    probs = np.asarray(input.detach().cpu().numpy(), dtype=np.float64)
-    if not replacement and num_samples > probs.shape[-1]:
-        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    probs = _check_multinomial(input, num_samples, replacement)
     rng = _rng(generator)
     rows = probs.reshape(-1, probs.shape[-1])
-    out = np.stack([rng.choice(row.size, num_samples, replace=replacement, p=row / row.sum()) for row in rows])
-    return _finish(out.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64), input.device)
+    if replacement:
+        draws = np.stack([rng.choice(row.size, num_samples, p=row / row.sum()) for row in rows])
+    else:
+        with np.errstate(divide="ignore"):
+            keys = rng.exponential(size=rows.shape) / rows
+        draws = np.argsort(keys, axis=-1, kind="stable")[:, :num_samples]
+    return _finish(draws.reshape(probs.shape[:-1] + (num_samples,)).astype(np.int64), input.device)
+
+
+def _check_multinomial(input, num_samples, replacement):
+    """PyTorch's checks, in PyTorch's order; returns the probabilities as float64 NumPy."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{input.dtype._legacy[:-len('Tensor')]}")
+    if input.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > input.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    probs = np.asarray(input.detach().cpu().numpy(), dtype=np.float64)
+    if not np.all(np.isfinite(probs) & (probs >= 0)):
+        if replacement and num_samples > 1 and np.all(np.isfinite(probs)):
+            raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if np.any(probs.reshape(-1, probs.shape[-1]).sum(-1) <= 0):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    return probs
 
 
 # -- the in-place fillers (uniform_, normal_, ...) live in random_inplace.py -------------------------
