@@ -47,7 +47,7 @@ DTYPE_QUESTIONS = [
 def check_dtypes(answer):
     """Exercise 1: a tuple of the 8 dtypes of the table, in order."""
     return check_predictions(answer, DTYPE_QUESTIONS, note="You can now read a result's dtype off its inputs.",
-                             what="a tuple of 8 dtypes, e.g. (torch.int64, torch.float32, ...), one per "
+                             what="a tuple of 8 dtypes such as (torch.float64, ...), one per "
                                   "line of the table")
 
 

@@ -49,7 +49,7 @@ SHAPE_QUESTIONS = [
 def check_shapes(answer):
     """Exercise 1: a tuple of the 8 shapes of the table, as tuples, in order."""
     return check_predictions(answer, SHAPE_QUESTIONS,
-                             what="a tuple of 8 shapes such as ((2, 4), (2, 1, 4), ...), one per line "
+                             what="a tuple of 8 shapes such as ((5, 6), ...), one per line "
                                   "of the table",
                              note="Reductions remove the dims they reduce (unless keepdim=True); "
                                   "scans keep the shape.")
