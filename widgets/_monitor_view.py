@@ -20,7 +20,9 @@ class LivePlot:
     def __init__(self, metrics, dpi=72):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
-        self.figure = Figure(figsize=(3.6 * len(metrics), 2.5), dpi=dpi, layout="constrained")
+        # fixed margins: a layout engine would measure every label again at each redraw (slow)
+        self.figure = Figure(figsize=(3.6 * len(metrics), 2.5), dpi=dpi)
+        self.figure.subplots_adjust(left=0.5 / (3.6 * len(metrics)), right=0.98, bottom=0.18, top=0.88, wspace=0.3)
         FigureCanvasAgg(self.figure)
         axes = self.figure.subplots(1, len(metrics), squeeze=False)[0]
         self.axes = dict(zip(metrics, axes))
