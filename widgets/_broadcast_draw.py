@@ -19,11 +19,14 @@ def draw(model):
     canvas.text(10, 36, LEGEND, anchor="start", size=11, fill=PALETTE["muted"])
     y = _draw_table(canvas, model, 48)
     if model.result is None:
-        canvas.text(10, y + 16, f"RuntimeError: {model.broadcast_error}", anchor="start", weight="bold",
+        k = model.failing_step
+        where = (f"{model.names[0]} + {model.names[1]}" if k == 1 else
+                 f"adding {model.names[k]} to {' + '.join(model.names[:k])} (that sum is tensor a)")
+        canvas.text(10, y + 16, f"{where}: RuntimeError: {model.broadcast_error}", anchor="start", weight="bold",
                     fill=PALETTE["bad"])
         if model.failing_dim is not None:
-            canvas.text(10, y + 34, f"(dimension {model.failing_dim} is highlighted: no size there is 1, "
-                        "and they differ)", anchor="start", size=11, fill=PALETTE["bad"])
+            canvas.text(10, y + 34, f"(highlighted: dim {model.failing_dim} of the table, where the sizes differ "
+                        "and neither is 1)", anchor="start", size=11, fill=PALETTE["bad"])
     else:
         y = _draw_grids(canvas, model, y + 8)
     return canvas.fit(min_width=560).to_svg()

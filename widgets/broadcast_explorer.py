@@ -78,15 +78,20 @@ class BroadcastExplorer(WidgetModel):
             numel = 0
         if numel > MAX_ELEMENTS:
             raise ValueError(f"this explorer draws results of up to {MAX_ELEMENTS} elements; this one has {numel}")
-        result, message, failing_dim = None, None, None
-        try:
-            result = functools.reduce(operator.add, tensors)
-        except RuntimeError as error:       # the op's own words, e.g. "The size of tensor a (3) must ..."
-            message = str(error)
-            found = re.search(r"non-singleton dimension (\d+)", message)
-            failing_dim = int(found.group(1)) if found else None
-        self.tensors, self.result, self.broadcast_error, self.failing_dim = tensors, result, message, failing_dim
-        self.selected = None
+        result, message, failing_dim, failing_step = tensors[0], None, None, None
+        for k, operand in enumerate(tensors[1:], start=1):      # a + b + c is (a + b) + c
+            try:
+                result = result + operand
+            except RuntimeError as error:    # the op's own words: "The size of tensor a (3) must match ..."
+                message, failing_step = str(error), k
+                found = re.search(r"non-singleton dimension (\d+)", message)
+                if found:   # a dimension of this addition's result; line it up with the table's columns
+                    ndim = max(len(t.shape) for t in tensors)
+                    failing_dim = int(found.group(1)) + ndim - max(result.dim(), operand.dim())
+                result = None
+                break
+        self.tensors, self.result, self.broadcast_error = tensors, result, message
+        self.failing_dim, self.failing_step, self.selected = failing_dim, failing_step, None
 
     @property
     def shapes(self):
