@@ -1,0 +1,207 @@
+"""Exercise checks of course/07_the_backward_graph.ipynb (reference solutions: coursekit/solutions/lesson07.py).
+
+    >>> _ = check_next_functions(solution.next_functions)
+    Correct! You can read a graph's edges off the code that built it.
+
+:func:`dependency_counts` is the engine's first step written over the public API only
+(``grad_fn.next_functions``), so it gives the same numbers on tensorlab and on PyTorch.
+"""
+import warnings
+
+from .check import Case, Question, check_function, check_predictions, wrong
+from .compare import is_tensor
+from .libs import on
+from .solutions import lesson07 as solution
+
+
+def dependency_counts(output):
+    """{node: number of edges into it} for the graph behind ``output``: the root's edge into
+    ``output.grad_fn`` counts one, as in the engine (tensorlab/autograd/engine.py,
+    ``_count_dependencies``). An iterative walk: graphs can be deeper than Python's recursion limit."""
+    root = output.grad_fn
+    counts, seen, stack = {root: 1}, {root}, [root]
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            counts[nxt] = counts.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return counts
+
+
+def edge_names(t):
+    """The class names along ``t.grad_fn.next_functions`` (None for a None edge); None without grad_fn."""
+    if t.grad_fn is None:
+        return None
+    return tuple(None if fn is None else type(fn).__name__ for fn, _ in t.grad_fn.next_functions)
+
+
+# -- exercise 1: predict next_functions -------------------------------------------------------------
+
+def _wbx(torch):
+    return (torch.tensor([1., 2.], requires_grad=True), torch.tensor([0.5, 0.5], requires_grad=True),
+            torch.tensor([3., 4.]))
+
+
+def _edges(expression):
+    def compute(torch):
+        w, b, x = _wbx(torch)
+        return edge_names(expression(torch, w, b, x))
+    return compute
+
+
+def _why_none_edge(predicted, truth):
+    return ("x does not require grad and has no history, so its edge is (None, 0): nothing to send a "
+            "gradient to. A leaf that requires grad (w, b) gets an AccumulateGrad node.")
+
+
+NEXT_QUESTIONS = [
+    Question("w * x", _edges(lambda torch, w, b, x: w * x), _why_none_edge),
+    Question("w * x + b", _edges(lambda torch, w, b, x: w * x + b),
+             "One edge per input of the add: the first input is the product (made by MulBackward0), the "
+             "second the leaf b (its AccumulateGrad)."),
+    Question("w * w", _edges(lambda torch, w, b, x: w * w),
+             "A multiplication has two inputs, so two edges -- here both lead to w's one AccumulateGrad "
+             "node (the same object twice)."),
+    Question("(w * x).sum()", _edges(lambda torch, w, b, x: (w * x).sum()),
+             "sum has one input, the product: one edge, to MulBackward0. The edges of a node lead only "
+             "one step back."),
+    Question("x * 2 + b", _edges(lambda torch, w, b, x: x * 2 + b),
+             "x * 2 involves nothing that requires grad: it has no grad_fn, so the add's first edge is None."),
+    Question("w.detach() * 2", _edges(lambda torch, w, b, x: w.detach() * 2),
+             "detach() cuts the history: w.detach() * 2 does not require grad and has no grad_fn at all, "
+             "so the answer for this line is None itself."),
+]
+
+
+def check_next_functions(answer):
+    """Exercise 1: for each line, a tuple of class names (None for a None edge), or None."""
+    return check_predictions(answer, NEXT_QUESTIONS,
+                             note="You can read a graph's edges off the code that built it.",
+                             what="a tuple of 6 answers, one per line of the table: each a tuple of names "
+                                  "such as (\"MulBackward0\", None), or None")
+
+
+# -- exercise 2: predict the dependency counts ---------------------------------------------------------
+
+def _diamond_graph(torch):
+    x = torch.tensor([1., 2.], requires_grad=True)
+    h = x.exp()
+    y = h * h + h
+    loss = y.sum()
+    return x, h, y, loss
+
+
+def _count_of(pick):
+    def compute(torch):
+        x, h, y, loss = _diamond_graph(torch)
+        return dependency_counts(loss)[pick(x, h, y, loss)]
+    return compute
+
+
+def _accumulate_of(x, output):
+    """x's AccumulateGrad node, found through the graph of ``output`` (a leaf has one)."""
+    for node in dependency_counts(output):
+        if type(node).__name__ == "AccumulateGrad" and node.variable is x:
+            return node
+    raise LookupError("x is not in the graph")
+
+
+def _square_count(torch):
+    x = torch.tensor([1., 2.], requires_grad=True)
+    z = (x * x).sum()
+    return dependency_counts(z)[_accumulate_of(x, z)]
+
+
+DEPENDENCY_QUESTIONS = [
+    Question("loss.grad_fn (SumBackward0)", _count_of(lambda x, h, y, loss: loss.grad_fn),
+             "The engine's start node has one edge, into the node of the tensor backward() was called on."),
+    Question("y.grad_fn (AddBackward0)", _count_of(lambda x, h, y, loss: y.grad_fn),
+             "y is used once, by sum: one edge in."),
+    Question("the MulBackward0 of h * h",
+             _count_of(lambda x, h, y, loss: y.grad_fn.next_functions[0][0]),
+             "The product is used once (by the add). Its two edges *out* (both to h's node) do not count "
+             "here: count the edges coming in."),
+    Question("h.grad_fn (ExpBackward0)", _count_of(lambda x, h, y, loss: h.grad_fn),
+             lambda got, truth: "Count every use of h: h * h uses it twice (two edges), and + h once more."
+             if got == 2 else "Every use of h is an edge into ExpBackward0: two from h * h, one from + h."),
+    Question("x's AccumulateGrad", _count_of(lambda x, h, y, loss: _accumulate_of(x, loss)),
+             "x is used only once, by exp(); how often h is used does not matter to x's node."),
+    Question("x's AccumulateGrad in (x * x).sum()", _square_count,
+             "x * x: the multiplication's two edges both lead to x's AccumulateGrad, so it waits for two "
+             "gradients and runs once, on their sum."),
+]
+
+
+def check_dependencies(answer):
+    """Exercise 2: six dependency counts, one per line of the table."""
+    return check_predictions(answer, DEPENDENCY_QUESTIONS,
+                             note="That is the number each node's badge starts from in the GraphExplorer.",
+                             what="a tuple of 6 ints, one per line of the table")
+
+
+# -- exercise 3: the gradient of a non-leaf --------------------------------------------------------------
+
+HIDDEN_CASES = [
+    Case("x = torch.tensor([0.5, -1., 2.]), w = torch.tensor([1., 0.5, -0.25], requires_grad=True)",
+         lambda torch: (torch.tensor([0.5, -1., 2.]), torch.tensor([1., 0.5, -0.25], requires_grad=True))),
+]
+
+
+def _diagnose_hidden(got, expected, args, torch):
+    x, w = args
+    if isinstance(got, IndexError):
+        return ("The hook never ran, so nothing was collected: register it *before* loss.backward() -- a "
+                "hook watches future backward passes.")
+    if isinstance(got, Exception):
+        if "does not require grad" in str(got) or "doesn't require gradient" in str(got):
+            return "Register the hook on h (which requires grad because w does), not on x."
+        return None
+    if is_tensor(got) and w.grad is not None and got is w.grad or (
+            is_tensor(got) and w.grad is not None and got.shape == w.grad.shape
+            and bool(torch.allclose(got.detach(), w.grad)) and not bool(torch.allclose(expected, w.grad))):
+        return ("That is w.grad, the gradient of the leaf w. The gradient of h is what arrives at h's node "
+                "before MulBackward0 multiplies it by x.")
+    return None
+
+
+def _w_grad_filled(got, args, torch):
+    x, w = args
+    if w.grad is None:
+        return ("w.grad is still None",
+                "Get h's gradient from the same loss.backward() that fills w.grad (a hook, or retain_grad), "
+                "not from autograd.grad, which leaves .grad alone.")
+    return None
+
+
+def _returns_none(function):
+    """True when ``function`` runs on tensorlab and returns None. check_function answers a None with
+    a generic "forgot return?"; here None is the classic result of reading a non-leaf's .grad, which
+    deserves its own hint."""
+    if not callable(function) or function is Ellipsis:
+        return False
+    import tensorlab
+    try:
+        return on(tensorlab, function)(*HIDDEN_CASES[0].make(tensorlab)) is None
+    except Exception:  # noqa: BLE001 - check_function reports the error properly
+        return False
+
+
+def check_hidden_gradient(hidden_gradient):
+    """Exercise 3: ``hidden_gradient(x, w)`` returns d loss / d h, and w.grad is filled as usual."""
+    with warnings.catch_warnings():      # reading h.grad warns; the check judges the value
+        warnings.simplefilter("ignore")
+        if _returns_none(hidden_gradient):
+            return wrong(f"`hidden_gradient` on {HIDDEN_CASES[0].label}: it returned None.",
+                         "h is not a leaf, so h.grad stays None after backward: call h.retain_grad() "
+                         "before backward, or collect the gradient with h.register_hook(...). (Or did you "
+                         "forget `return`?)")
+        return check_function(hidden_gradient, solution.hidden_gradient, HIDDEN_CASES,
+                              name="hidden_gradient", grads=False,
+                              what="a function body that returns the gradient of the loss with respect to h",
+                              diagnoses=[_diagnose_hidden], extra=_w_grad_filled,
+                              note="A tensor hook sees the gradient of a non-leaf as it passes by.")
+

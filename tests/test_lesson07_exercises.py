@@ -1,0 +1,132 @@
+"""Lesson 07's exercise checks accept the reference solutions and reject plausible wrong answers
+with a specific hint, with PyTorch installed and hidden alike; the dependency counts the checks use
+are the engine's own."""
+import pytest
+
+import tensorlab as torch
+from coursekit import lesson07 as check
+from coursekit.solutions import lesson07 as solution
+from coursekit.testing import LIBRARY_MODES, library_mode
+from tensorlab.autograd import trace_backward
+
+
+@pytest.fixture(params=LIBRARY_MODES)
+def mode(request):
+    context = library_mode(request.param)
+    if context is None:
+        pytest.skip("PyTorch is not installed")
+    with context:
+        yield request.param
+
+
+def test_every_check_accepts_its_solution(mode, capsys):
+    assert check.check_next_functions(solution.next_functions)
+    assert check.check_dependencies(solution.dependencies)
+    assert check.check_hidden_gradient(solution.hidden_gradient)
+    assert capsys.readouterr().out.count("Correct!") == 3
+
+
+def test_dependency_counts_are_the_engines():
+    x, h, y, loss = check._diamond_graph(torch)
+    events = []
+    with trace_backward(events.append):
+        loss.backward()
+    assert events[0]["dependencies"] == check.dependency_counts(loss)
+
+
+def _retain(x, w):
+    h = x * w
+    loss = (h.tanh() ** 2).sum()
+    h.retain_grad()
+    loss.backward()
+    return h.grad
+
+
+def test_other_correct_answers_are_accepted(mode):
+    answer = list(solution.next_functions)
+    answer[3] = ["MulBackward0"]                       # lists for tuples are fine
+    assert check.check_next_functions(tuple(answer))
+    assert check.check_dependencies([1, 1, 1, 3, 1, 2])
+    assert check.check_hidden_gradient(_retain)
+
+
+def test_stubs_get_a_fixed_message(mode):
+    for verdict in (check.check_next_functions(...), check.check_dependencies(...),
+                    check.check_dependencies((1, 1, ..., 3, 1, 2)),
+                    check.check_hidden_gradient(lambda x, w: ...), check.check_hidden_gradient(...)):
+        assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    # "a constant still gets an edge", "one edge per distinct input"
+    ((("AccumulateGrad", "AccumulateGrad"), ("MulBackward0", "AccumulateGrad"), ("AccumulateGrad",),
+      ("MulBackward0",), (None, "AccumulateGrad"), None),
+     ["2 of 6 predictions are off", "(1) w * x: not ('AccumulateGrad', 'AccumulateGrad')", "(None, 0)",
+      "(3) w * w", "the same object twice"]),
+    # "edges reach all the way to the leaves", "detach keeps the edge"
+    ((("AccumulateGrad", None), ("MulBackward0", "AccumulateGrad"), ("AccumulateGrad", "AccumulateGrad"),
+      ("AccumulateGrad", None), ("MulBackward0", "AccumulateGrad"), ("AccumulateGrad", None)),
+     ["3 of 6 predictions are off", "lead only one step back", "x * 2 involves nothing that requires grad",
+      "the answer for this line is None itself"]),
+    ((None,) * 5, ["the answer should be a tuple of 6 answers"]),
+])
+def test_wrong_next_functions(mode, answer, phrases):
+    verdict = check.check_next_functions(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    ((1, 1, 2, 2, 1, 1), ["3 of 6 predictions are off", "count the edges coming in",
+                          "h * h uses it twice (two edges), and + h once more", "runs once, on their sum"]),
+    ((1, 1, 1, 3, 3, 2), ["1 of 6 predictions is off", "(5) x's AccumulateGrad: not 3", "used only once"]),
+    ((0, 1, 1, 3, 1, 2), ["(1) loss.grad_fn (SumBackward0): not 0", "start node has one edge"]),
+])
+def test_wrong_dependency_counts(mode, answer, phrases):
+    verdict = check.check_dependencies(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+def _non_leaf_grad(x, w):
+    h = x * w
+    loss = (h.tanh() ** 2).sum()
+    loss.backward()
+    return h.grad
+
+
+def _hook_too_late(x, w):
+    h = x * w
+    loss = (h.tanh() ** 2).sum()
+    seen = []
+    loss.backward()
+    h.register_hook(seen.append)
+    return seen[0]
+
+
+def _leaf_grad(x, w):
+    h = x * w
+    loss = (h.tanh() ** 2).sum()
+    loss.backward()
+    return w.grad
+
+
+def _autograd_grad(x, w):
+    h = x * w
+    loss = (h.tanh() ** 2).sum()
+    return torch.autograd.grad(loss, h)[0]
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_non_leaf_grad, ["it returned None", "h is not a leaf", "h.retain_grad()"]),
+    (_hook_too_late, ["raised IndexError", "register it *before* loss.backward()"]),
+    (_leaf_grad, ["0.363431 instead of 0.726862", "That is w.grad"]),
+    (_autograd_grad, ["w.grad is still None", "not from autograd.grad"]),
+])
+def test_wrong_hidden_gradients(mode, answer, phrases):
+    verdict = check.check_hidden_gradient(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
