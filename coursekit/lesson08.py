@@ -1,0 +1,269 @@
+"""Exercise checks of course/08_inplace_and_versions.ipynb (reference solutions: coursekit/solutions/lesson08.py).
+
+    >>> _ = check_versions(solution.versions)
+    Correct! Every in-place write bumps the counter its storage's tensors share -- except through .data.
+    >>> _ = check_raises(solution.raises)
+    Correct! Backward only refuses when a tensor some node *saved* was changed after it was saved.
+    >>> _ = check_sgd_step(solution.sgd_step)
+    Correct! This is what optimizer.step() and optimizer.zero_grad() do for plain SGD.
+"""
+from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
+from .compare import describe, differences, kind
+from .crosscheck import error_line
+from .libs import libraries, library_name, on
+from .solutions import lesson08 as solution
+
+# -- exercise 1: read the version counter ---------------------------------------------------------
+
+
+def _v_two_ops(torch):
+    a = torch.zeros(3)
+    a.add_(1)
+    a.mul_(2)
+    return a._version
+
+
+def _v_out_of_place(torch):
+    a = torch.zeros(3)
+    b = a + 1
+    return b._version
+
+
+def _v_setitem(torch):
+    a = torch.zeros(3)
+    a[0] = 1
+    a[1:] = 2
+    return a._version
+
+
+def _v_through_view(torch):
+    a = torch.zeros(3)
+    v = a[1:]
+    v.fill_(5)
+    return a._version
+
+
+def _v_detach(torch):
+    x = torch.ones(3, requires_grad=True)
+    x.detach().zero_()
+    return x._version
+
+
+def _v_data(torch):
+    x = torch.ones(3, requires_grad=True)
+    x.data.zero_()
+    return x._version
+
+
+VERSION_QUESTIONS = [
+    Question("a = torch.zeros(3); a.add_(1); a.mul_(2) -> a._version", _v_two_ops,
+             "Count the in-place ops: each one (a name ending in `_`) adds 1 to the counter."),
+    Question("a = torch.zeros(3); b = a + 1 -> b._version", _v_out_of_place,
+             "`a + 1` is out of place: b is a brand-new tensor with its own counter, and nothing has "
+             "written into b since it was made."),
+    Question("a = torch.zeros(3); a[0] = 1; a[1:] = 2 -> a._version", _v_setitem,
+             lambda got, truth: "An assignment `a[...] = value` is an in-place write (a copy_ or fill_ into "
+             "a view of a): one bump per assignment, however many elements it writes." if got != truth else ""),
+    Question("a = torch.zeros(3); v = a[1:]; v.fill_(5) -> a._version", _v_through_view,
+             "A view shares its base's storage *and* its version counter: writing through v bumps the "
+             "one counter that a and v both read."),
+    Question("x = torch.ones(3, requires_grad=True); x.detach().zero_() -> x._version", _v_detach,
+             "detach() makes a new tensor without history, but over the same storage and with the same "
+             "version counter, so autograd still notices the write."),
+    Question("x = torch.ones(3, requires_grad=True); x.data.zero_() -> x._version", _v_data,
+             ".data is the old escape hatch: same storage, but a *fresh* version counter, so the write "
+             "is invisible to x's counter (and to autograd)."),
+]
+
+
+def check_versions(answer):
+    """Exercise 1: a tuple of the 6 version numbers of the table, in order."""
+    return check_predictions(answer, VERSION_QUESTIONS,
+                             what="a tuple of 6 ints, one per line of the table, e.g. (1, 0, ...)",
+                             note="Every in-place write bumps the counter its storage's tensors share -- "
+                                  "except through .data.")
+
+
+# -- exercise 2: which backward refuses? -------------------------------------------------------------
+
+def _backward_raises(build):
+    """A Question's compute: build y from a fresh x, then see whether y.sum().backward() raises."""
+    def compute(torch):
+        x = torch.tensor([1., 2., 3.], requires_grad=True)
+        y = build(torch, x)
+        try:
+            y.sum().backward()
+        except RuntimeError:
+            return True
+        return False
+    return compute
+
+
+def _exp_then_add(torch, x):
+    y = x.exp()
+    y.add_(1)
+    return y
+
+
+def _mul_self_then_add(torch, x):
+    y = x * x
+    y.add_(1)
+    return y
+
+
+def _change_saved_input(torch, x):
+    h = x * 2
+    y = h * h
+    h.add_(1)
+    return y
+
+
+def _add_then_mul(torch, x):
+    y = x + 1
+    y.mul_(2)
+    return y
+
+
+def _detach_write(torch, x):
+    y = x.exp()
+    y.detach().zero_()
+    return y
+
+
+def _data_write(torch, x):
+    y = x.exp()
+    y.data.zero_()
+    return y
+
+
+def _saved_hint(saved, changed):
+    def why(got, truth):
+        if truth:
+            return f"{saved} -- and {changed}, so its version no longer matches the one recorded when it was saved."
+        return f"{saved}; {changed}, which nothing saved, so backward has nothing to refuse."
+    return why
+
+
+RAISE_QUESTIONS = [
+    Question("y = x.exp(); y.add_(1)", _backward_raises(_exp_then_add),
+             _saved_hint("ExpBackward0 saves its *output* (d exp(x)/dx = exp(x) = y)", "add_ changed y")),
+    Question("y = x * x; y.add_(1)", _backward_raises(_mul_self_then_add),
+             _saved_hint("MulBackward0 saves its *inputs* (x and x), not its result",
+                         "add_ changed the result y")),
+    Question("h = x * 2; y = h * h; h.add_(1)", _backward_raises(_change_saved_input),
+             _saved_hint("the second MulBackward0 saved h (d(h*h)/dh needs h)", "add_ changed h after that")),
+    Question("y = x + 1; y.mul_(2)", _backward_raises(_add_then_mul),
+             _saved_hint("AddBackward0 saves nothing (its derivative is 1), and multiplying by the number 2 "
+                         "needs only the 2", "mul_ changed y")),
+    Question("y = x.exp(); y.detach().zero_()", _backward_raises(_detach_write),
+             lambda got, truth: "detach() shares y's storage and version counter: zeroing it bumps the version "
+             "ExpBackward0 recorded for y, so backward refuses." if truth else ""),
+    Question("y = x.exp(); y.data.zero_()", _backward_raises(_data_write),
+             lambda got, truth: "" if truth else "y.data has a fresh version counter, so autograd cannot see the "
+             "write: backward runs -- and uses the zeroed y, a silently *wrong* gradient (x.grad is all zeros). "
+             "That is why detach() replaced .data."),
+]
+
+
+def check_raises(answer):
+    """Exercise 2: a tuple of 6 bools, True where `y.sum().backward()` raises."""
+    return check_predictions(answer, RAISE_QUESTIONS,
+                             what="a tuple of 6 bools (True: backward raises), one per line of the table",
+                             note="Backward only refuses when a tensor some node *saved* was changed after "
+                                  "it was saved.")
+
+
+# -- exercise 3: a parameter update that autograd does not see ------------------------------------
+# check_function compares what a function *returns*; this exercise is about what it does to its
+# arguments (in place), so the check runs the answer itself, on each library, and inspects them.
+
+LR = 0.1
+WHAT_SGD = "a function body that updates every parameter in place (p <- p - lr * p.grad) and then resets its .grad"
+
+
+def _parameters(torch):
+    """Two leaves with gradients from a real backward pass: w (2, 2) and b (2,)."""
+    w = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    b = torch.tensor([0.1, -0.3], requires_grad=True)
+    x = torch.tensor([1.0, 2.0])
+    loss = ((w @ x + b) ** 2).sum()
+    loss.backward()
+    return [w, b]
+
+
+def _close(a, b):
+    return not differences(a, b, grads=False)
+
+
+def _diagnose_sgd_error(error):
+    text = str(error)
+    if "leaf Variable that requires grad" in text:
+        return ("An in-place change of a leaf that requires grad is refused while autograd is recording: do "
+                "the update inside `with torch.no_grad():`.")
+    if "NoneType" in text:
+        return ("A .grad is None: did you reset the gradients *before* using them? Update first, then "
+                "reset.")
+    return ""
+
+
+def _check_one(function, torch):
+    """What is off when ``function`` runs on ``torch``'s tensors: None, or (what, why)."""
+    params = _parameters(torch)
+    names = ["w", "b"]
+    before = [p.detach().clone() for p in params]
+    grads = [p.grad.clone() for p in params]
+    try:
+        result = function(params, LR)
+    except Exception as error:  # noqa: BLE001 - the learner's error is what we report
+        return f"sgd_step(params, lr) raised {error_line(error)}", _diagnose_sgd_error(error)
+    if result is Ellipsis:
+        return "stub", ""
+    for name, p, old, g in zip(names, params, before, grads):
+        expected = old - LR * g
+        now = p.detach()
+        if _close(now, expected):
+            pass
+        elif _close(now, old):
+            return (f"{name} did not change", "`p = p - lr * p.grad` only rebinds the local name p to a new "
+                    "tensor; the parameter itself is untouched. Write into it in place: `p -= lr * p.grad` "
+                    "(or `p.sub_(lr * p.grad)`).")
+        elif _close(now, old + LR * g):
+            return (f"{name} moved to {describe(now)}, expected {describe(expected)}",
+                    "That is a step uphill: the gradient points to where the loss grows, so subtract it.")
+        else:
+            found = differences(now, expected, where=name, grads=False)
+            return found[0], "Each parameter should become p - lr * p.grad, with the .grad it had before the step."
+        if not (p.is_leaf and p.grad_fn is None and p.requires_grad):
+            return (f"{name} is no longer a leaf that requires grad (grad_fn={p.grad_fn}, requires_grad="
+                    f"{p.requires_grad})", "Update the tensor in place under torch.no_grad(); do not replace it "
+                    "with a computed tensor.")
+        if p.grad is not None and bool((p.grad != 0).any()):
+            return (f"{name}.grad still holds the old gradient {describe(p.grad)}",
+                    "Gradients accumulate: the next backward would add to this one. Reset it after the step "
+                    "(`p.grad = None`, or `p.grad.zero_()`), as optimizer.zero_grad() does.")
+    return None
+
+
+def check_sgd_step(sgd_step):
+    """Exercise 3: ``sgd_step(params, lr)`` updates each parameter in place without recording, then
+    resets its gradient; run on tensorlab and (when installed) PyTorch."""
+    if is_stub(sgd_step):
+        return not_answered(WHAT_SGD)
+    if not callable(sgd_step):
+        return wrong(f"`sgd_step` should be a function ({WHAT_SGD}); it is {kind(sgd_step)}.")
+    for index, (_, module) in enumerate(libraries()):
+        problem = _check_one(on(module, sgd_step), module)
+        if problem is None:
+            continue
+        what, why = problem
+        if what == "stub":
+            return not_answered(WHAT_SGD)
+        if index > 0:
+            return wrong(f"`sgd_step` works on tensorlab but not on {library_name(module)}: {what}.",
+                         "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
+                         "(please report the difference).")
+        return wrong(f"`sgd_step` on w (2, 2) and b (2,): {what}.", why)
+    return correct("This is what optimizer.step() and optimizer.zero_grad() do for plain SGD.")
+
+
+__all__ = ["check_versions", "check_raises", "check_sgd_step"]

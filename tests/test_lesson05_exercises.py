@@ -1,0 +1,102 @@
+"""Lesson 05's exercise checks accept the reference solutions and reject plausible wrong answers
+with a specific hint, with PyTorch installed and hidden alike."""
+import pytest
+
+import tensorlab as torch
+from coursekit import lesson05 as check
+from coursekit.solutions import lesson05 as solution
+from coursekit.testing import LIBRARY_MODES, library_mode
+
+
+@pytest.fixture(params=LIBRARY_MODES)
+def mode(request):
+    context = library_mode(request.param)
+    if context is None:
+        pytest.skip("PyTorch is not installed")
+    with context:
+        yield request.param
+
+
+def _counted_once(labels, num_classes):
+    counts = torch.zeros(num_classes, dtype=torch.long)
+    counts[labels] += 1
+    return counts
+
+
+def test_every_check_accepts_its_solution(mode, capsys):
+    assert check.check_views(solution.views)
+    assert check.check_pick(solution.pick)
+    assert check.check_count_labels(solution.count_labels)
+    assert check.check_unsort(solution.unsort)
+    assert capsys.readouterr().out.count("Correct!") == 4
+
+
+def test_other_correct_answers_are_accepted(mode):
+    assert check.check_pick(lambda logits, labels: logits[torch.arange(len(labels)), labels])
+    assert check.check_count_labels(lambda labels, n: torch.bincount(labels, minlength=n))
+    assert check.check_count_labels(
+        lambda labels, n: torch.zeros(n, dtype=torch.long).index_add_(0, labels, torch.ones_like(labels)))
+    assert check.check_unsort(lambda values, indices: values[indices.argsort()])
+
+
+def test_stubs_get_a_fixed_message(mode):
+    for verdict in (check.check_views(...), check.check_pick(lambda logits, labels: ...),
+                    check.check_count_labels(lambda labels, n: ...), check.check_unsort(lambda v, i: ...)):
+        assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    ((True, True, True, True, False, True, True, True),
+     ["2 of 8 predictions are off", "(4) x[[0, 2]]: not True", "*advanced* indexing",
+      "(6) x.flip(0): not True", "negative stride"]),
+    ((True, False, True, False, False, False, False, True),
+     ["(2) x[:, 1]: not False", "every 4th element", "(7) x[1, 2]: not False", ".item() is what copies"]),
+    ((True, True, True, False, True, False, True, True), ["1 of 8 predictions is off", "A mask picks"]),
+    ((True,) * 3, ["the answer should be a tuple of 8 booleans"]),
+])
+def test_wrong_view_predictions(mode, answer, phrases):
+    verdict = check.check_views(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (lambda logits, labels: logits.gather(1, labels),
+     ["raised RuntimeError: Index tensor must have the same number of dimensions", "labels.unsqueeze(1)"]),
+    (lambda logits, labels: logits[:, labels], ["has shape (3, 3), expected (3,)", "*every* label's column"]),
+    (lambda logits, labels: logits.gather(1, labels.unsqueeze(1)), ["has shape (3, 1)", "squeeze(1)"]),
+    (lambda logits, labels: logits.gather(0, labels.unsqueeze(0)), ["out of bounds", "gather along dim 1"]),
+    (lambda logits, labels: logits.max(dim=1).values, ["differs at", "logits of shape"]),
+])
+def test_wrong_picks(mode, answer, phrases):
+    verdict = check.check_pick(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_counted_once, ["first at [3]: 1 instead of 3", "counted at most once", "accumulate every occurrence"]),
+    (lambda labels, n: torch.zeros(n).index_add_(0, labels, torch.ones(len(labels))),
+     ["dtype torch.float32, expected torch.int64", "dtype=torch.int64"]),
+    (lambda labels, n: torch.bincount(labels), ["has shape (4,), expected (5,)", "minlength="]),
+])
+def test_wrong_counts(mode, answer, phrases):
+    verdict = check.check_count_labels(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (lambda values, indices: values[indices], ["2.0 instead of 3.0", "applies the permutation a second time"]),
+    (lambda values, indices: values.gather(0, indices), ["applies the permutation a second time"]),
+    (lambda values, indices: values, ["still the sorted order"]),
+    (lambda values, indices: torch.zeros_like(values).scatter_(0, indices.flip(0), values), ["differs at"]),
+])
+def test_wrong_unsorts(mode, answer, phrases):
+    verdict = check.check_unsort(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
