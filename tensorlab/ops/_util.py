@@ -1,4 +1,6 @@
 """Small helpers shared by the op families: operand promotion, wrapping results, unbroadcasting."""
+import numpy as np
+
 from .. import _dtype
 from .._device import CPU
 from ..backend import for_device
@@ -106,3 +108,20 @@ def unbroadcast(grad, shape):
     if lead > 0 and grad._shape[lead:] == shape:  # only new leading dims (a bias added to a batch)
         return grad.sum(tuple(range(lead)))
     return grad.sum_to_size(shape)
+
+
+def tensor_arg(fn_name, name, position, value):
+    """PyTorch's TypeError for an argument that must be a tensor: ``gather(): argument 'index'
+    (position 3) must be Tensor, not list``. Returns ``value``."""
+    if not isinstance(value, _t.Tensor):
+        raise TypeError(f"{fn_name}(): argument '{name}' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}")
+    return value
+
+
+def number_or_tensor_arg(fn_name, name, position, value):
+    """An argument that may be a number or a tensor (``masked_fill``'s value, ``scatter``'s src)."""
+    if isinstance(value, bool) or isinstance(value, (int, float, complex, np.generic, _t.Tensor)):
+        return value
+    raise TypeError(f"{fn_name}(): argument '{name}' (position {position}) must be Number or Tensor, not "
+                    f"{type(value).__name__}")

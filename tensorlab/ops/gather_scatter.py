@@ -9,7 +9,7 @@ See course/05_indexing_and_gather.
 """
 from .. import _dtype, _layout
 from ..autograd.function import Function
-from ._util import method, wrap, xp_of
+from ._util import method, number_or_tensor_arg, tensor_arg, wrap, xp_of
 from .copying import c_contiguous
 from .inplace import apply_inplace
 from .. import tensor as _t
@@ -88,7 +88,7 @@ class Gather(Function):
 @method()
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     """``out[i][j] = input[index[i][j]][j]`` for ``dim=0``: pick one element per index entry."""
-    return Gather.apply(input, dim, index)
+    return Gather.apply(input, dim, tensor_arg("gather", "index", 3, index))
 
 
 def take_along_dim(input, indices, dim=None, *, out=None):
@@ -227,8 +227,10 @@ class ScatterLegacyReduce(Function):
 @method()
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """A copy of ``input`` with ``out[index[i][j]][j] = src[i][j]`` (dim 0); ``src`` may be a number."""
+    tensor_arg("scatter", "index", 3, index)
     if src is None:
         src = value
+    number_or_tensor_arg("scatter", "src", 4, src)
     if reduce is not None:
         return ScatterLegacyReduce.apply(input, dim, index, src, reduce)
     if isinstance(src, _t.Tensor):

@@ -7,7 +7,7 @@ See course/05_indexing_and_gather.
 """
 from .. import _dtype, _layout
 from ..autograd.function import Function
-from ._util import method, wrap, xp_of
+from ._util import method, number_or_tensor_arg, tensor_arg, wrap, xp_of
 from .inplace import apply_fill_inplace, apply_inplace
 from .gather_scatter import _INDEX_DTYPES, _at_least_1d, _shape_str, check_bounds, legacy_name
 from .. import tensor as _t
@@ -46,7 +46,7 @@ class IndexSelect(Function):
 @method()
 def index_select(input, dim, index, *, out=None):
     """The slices ``index[0], index[1], ...`` of ``input`` along ``dim``, stacked (a copy)."""
-    return IndexSelect.apply(input, dim, index)
+    return IndexSelect.apply(input, dim, tensor_arg("index_select", "index", 3, index))
 
 
 def _check_index_add(x, d, index, source):
@@ -66,10 +66,11 @@ def _check_index_add(x, d, index, source):
     if source.dim() and (source.dim() != x.dim() or others(source._shape) != others(x._shape)):
         raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
                            f"Got self.shape = {_shape_str(x._shape)} source.shape = {_shape_str(source._shape)}")
-    size = (x._shape or (1,))[d]
-    values = index._array
-    if values.size and ((values < 0) | (values >= size)).any():
-        raise IndexError("index out of range in self")     # (PyTorch's embedding-style message here)
+    if x.dim() <= 1:       # PyTorch adds into a 1-d tensor by another kernel, with another message
+        values, size = index._array, (x._shape or (1,))[0]
+        if values.size and ((values < 0) | (values >= size)).any():
+            raise IndexError("index out of range in self")
+    check_bounds(index._array, (x._shape or (1,))[d], d)
 
 
 class IndexAdd(Function):
@@ -102,6 +103,8 @@ class IndexAdd(Function):
 @method()
 def index_add(input, dim, index, source, *, alpha=1):
     """A copy of ``input`` with ``source``'s slices added at positions ``index`` along ``dim``."""
+    tensor_arg("index_add", "index", 3, index)
+    tensor_arg("index_add", "source", 4, source)
     return IndexAdd.apply(input, dim, index, source, alpha)
 
 
@@ -159,6 +162,8 @@ class IndexCopy(Function):
 @method()
 def index_copy(input, dim, index, source):
     """A copy of ``input`` whose slices at ``index`` along ``dim`` are replaced by ``source``'s."""
+    tensor_arg("index_copy", "index", 3, index)
+    tensor_arg("index_copy", "source", 4, source)
     return IndexCopy.apply(input, dim, index, source)
 
 
@@ -218,6 +223,8 @@ class IndexFillTensor(IndexFill):
 @method()
 def index_fill(input, dim, index, value):
     """A copy of ``input`` with the slices at ``index`` along ``dim`` set to ``value``."""
+    tensor_arg("index_fill", "index", 3, index)
+    number_or_tensor_arg("index_fill", "value", 4, value)
     if isinstance(value, _t.Tensor):
         return IndexFillTensor.apply(input, dim, index, value)
     return IndexFill.apply(input, dim, index, value)

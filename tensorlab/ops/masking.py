@@ -8,7 +8,7 @@ See course/05_indexing_and_gather.
 """
 from .. import _dtype, _layout
 from ..autograd.function import Function
-from ._util import method, operands, unbroadcast, wrap, xp_of
+from ._util import method, number_or_tensor_arg, operands, tensor_arg, unbroadcast, wrap, xp_of
 from .copying import c_contiguous, cat, is_dense
 from .inplace import apply_fill_inplace, apply_inplace
 from .gather_scatter import legacy_name
@@ -58,6 +58,8 @@ class MaskedFillTensor(MaskedFill):
 @method()
 def masked_fill(input, mask, value):
     """A copy of ``input`` with ``value`` wherever ``mask`` is True (``mask`` broadcasts)."""
+    tensor_arg("masked_fill", "mask", 2, mask)
+    number_or_tensor_arg("masked_fill", "value", 3, value)
     if isinstance(value, _t.Tensor):
         if value.dim() != 0:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "

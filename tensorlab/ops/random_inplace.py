@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .. import tensor as _t
+from .. import _layout, tensor as _t
 from ._util import method
 from .inplace import _LEGACY, check_inplace, check_writable
 from .sampling import _rng
@@ -117,6 +117,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
         if not np.all((probs >= 0) & (probs <= 1)):
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
                                "message be improved?  If so, please report an enhancement request to PyTorch.)")
+        _layout.expand_strides(p._shape, p._stride, self._shape, "torch." + p.dtype._legacy)  # PyTorch's errors
         probs = np.broadcast_to(probs, self._shape)
     elif isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
         raise TypeError(f"bernoulli_() received an invalid combination of arguments - got ({type(p).__name__}), "

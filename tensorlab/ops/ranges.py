@@ -39,6 +39,11 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     if end is None:
         start, end = 0, start
     start, end, step = _number(start), _number(end), _number(step)
+    for name, x in (("start", start), ("end", end), ("step", step)):
+        if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+            raise TypeError(f"arange(): argument '{name}' must be Number, not {type(x).__name__}")
+        if isinstance(x, int) and not -2 ** 63 <= x < 2 ** 63:
+            raise OverflowError("int too big to convert")
     if dtype is None:
         is_int = all(isinstance(x, (int, np.integer)) for x in (start, end, step))
         dtype = _dtype.int64 if is_int else _dtype.get_default_dtype()
@@ -106,12 +111,20 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
 @_dtype.reads_dtype
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """The identity matrix (``n`` x ``m``; square when ``m`` is omitted)."""
+    for name, position, x in (("n", 1, n), ("m", 2, m)):
+        if x is not None and (isinstance(x, bool) or not isinstance(x, (int, np.integer))):
+            raise TypeError(f"eye(): argument '{name}' (position {position}) must be int, not {type(x).__name__}")
+        if x is not None and not -2 ** 63 <= x < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long")
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m is not None and m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     dtype = dtype or _dtype.get_default_dtype()
-    return _finish(np.eye(n, n if m is None else m, dtype=dtype.np), device, requires_grad)
+    from .creation import check_storage_size
+    rows, cols = int(n), int(n if m is None else m)
+    check_storage_size((rows, cols), dtype)
+    return _finish(np.eye(rows, cols, dtype=dtype.np), device, requires_grad)
 
 
 __all__ = ["arange", "range", "linspace", "logspace", "eye"]
