@@ -1,0 +1,146 @@
+"""Lesson 08's exercise checks accept the reference solutions and reject plausible wrong answers
+with a specific hint, with PyTorch installed and hidden alike."""
+import pytest
+
+import tensorlab as torch
+from coursekit import lesson08 as check
+from coursekit.solutions import lesson08 as solution
+from coursekit.testing import LIBRARY_MODES, library_mode
+
+
+@pytest.fixture(params=LIBRARY_MODES)
+def mode(request):
+    context = library_mode(request.param)
+    if context is None:
+        pytest.skip("PyTorch is not installed")
+    with context:
+        yield request.param
+
+
+def test_every_check_accepts_its_solution(mode, capsys):
+    assert check.check_versions(solution.versions)
+    assert check.check_raises(solution.raises)
+    assert check.check_sgd_step(solution.sgd_step)
+    assert capsys.readouterr().out.count("Correct!") == 3
+
+
+def _sgd_data(params, lr):
+    for p in params:
+        p.data -= lr * p.grad
+        p.grad.zero_()
+
+
+def _sgd_sub(params, lr):
+    with torch.no_grad():
+        for p in params:
+            p.sub_(lr * p.grad)
+            p.grad.zero_()
+
+
+def test_other_correct_answers_are_accepted(mode):
+    assert check.check_versions([2, 0, 2, 1, 1, 0])
+    assert check.check_sgd_step(_sgd_data)
+    assert check.check_sgd_step(_sgd_sub)
+
+
+def test_stubs_get_a_fixed_message(mode):
+    for verdict in (check.check_versions(...), check.check_raises(...), check.check_sgd_step(...),
+                    check.check_sgd_step(lambda params, lr: ...), check.check_versions((2, ..., 0, 0, 0, 0))):
+        assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    # "only the tensor written to counts", ".data is the same as detach"
+    ((2, 0, 2, 0, 1, 1), ["2 of 6 predictions are off", "(4) a = torch.zeros(3); v = a[1:]",
+                          "shares its base's storage *and* its version counter", "(6)", "*fresh* version counter"]),
+    # "a new tensor starts at the version of what it came from", "indexing writes are not in-place ops"
+    ((2, 1, 0, 1, 1, 0), ["(2) a = torch.zeros(3); b = a + 1 -> b._version: not 1", "out of place",
+                          "(3)", "an in-place write"]),
+    # "detach makes an independent tensor"
+    ((2, 0, 2, 1, 0, 0), ["1 of 6 predictions is off", "same version counter"]),
+    ((2, 0, 2), ["the answer should be a tuple of 6 ints", "yours is a tuple of 3 items"]),
+])
+def test_wrong_version_predictions(mode, answer, phrases):
+    verdict = check.check_versions(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    # "any in-place op on something in the graph raises"
+    ((True, True, True, True, True, True), ["3 of 6 predictions are off", "(2) y = x * x; y.add_(1): not True",
+                                            "saves its *inputs*", "(4)", "AddBackward0 saves nothing",
+                                            "(6)", "silently *wrong* gradient"]),
+    # "only changing the output raises"
+    ((True, True, False, True, True, True), ["(3) h = x * 2; y = h * h; h.add_(1): not False",
+                                             "saved h", "add_ changed h after that"]),
+    # "detach is a safe copy"
+    ((True, False, True, False, False, False), ["1 of 6 predictions is off", "detach() shares y's storage"]),
+    ((True, False), ["a tuple of 6 bools"]),
+    ((1, 0, 1, 0, 1, 0), ["6 of 6 predictions are off"]),  # ints are not bools
+])
+def test_wrong_raise_predictions(mode, answer, phrases):
+    verdict = check.check_raises(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+def _no_grad_missing(params, lr):
+    for p in params:
+        p -= lr * p.grad
+        p.grad = None
+
+
+def _rebinds(params, lr):
+    with torch.no_grad():
+        for p in params:
+            p = p - lr * p.grad
+    for p in params:
+        p.grad = None
+
+
+def _uphill(params, lr):
+    with torch.no_grad():
+        for p in params:
+            p += lr * p.grad
+            p.grad = None
+
+
+def _keeps_grad(params, lr):
+    with torch.no_grad():
+        for p in params:
+            p -= lr * p.grad
+
+
+def _resets_first(params, lr):
+    for p in params:
+        p.grad = None
+    with torch.no_grad():
+        for p in params:
+            p -= lr * p.grad
+
+
+def _wrong_step(params, lr):
+    with torch.no_grad():
+        for p in params:
+            p -= p.grad
+            p.grad = None
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_no_grad_missing, ["raised RuntimeError: a leaf Variable that requires grad",
+                        "inside `with torch.no_grad():`"]),
+    (_rebinds, ["w did not change", "only rebinds the local name p"]),
+    (_uphill, ["w moved to", "a step uphill"]),
+    (_keeps_grad, ["w.grad still holds the old gradient", "Gradients accumulate"]),
+    (_resets_first, ["raised TypeError", "Update first, then reset"]),
+    (_wrong_step, ["w differs at", "p - lr * p.grad"]),
+    (42, ["`sgd_step` should be a function"]),
+])
+def test_wrong_sgd_steps(mode, answer, phrases):
+    verdict = check.check_sgd_step(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
