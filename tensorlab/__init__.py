@@ -30,8 +30,14 @@ def numel(input):
 def __getattr__(name):
     """Submodules that are imported on first use, so ``import tensorlab`` stays fast."""
     import importlib
-    if name in ("nn", "optim", "utils", "vision", "serialization", "testing", "random"):
-        return importlib.import_module(f".{name}", __name__)
+    if name in ("nn", "optim", "utils", "vision", "serialization", "testing", "random", "linalg"):
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+            # not written yet: absent, so ``hasattr(tensorlab, name)`` is False rather than an error
+            raise AttributeError(f"module 'tensorlab' has no attribute '{name}'") from None
     if name in ("save", "load"):
         return getattr(importlib.import_module(".serialization", __name__), name)
     raise AttributeError(f"module 'tensorlab' has no attribute '{name}'")
