@@ -90,41 +90,46 @@ def check_pick(pick):
                           note="out[i][j] = logits[i][index[i][j]]: gather along dim 1 picks within each row.")
 
 
-# -- exercise 3: counting with scatter_add_ -----------------------------------------------------------
+# -- exercise 3: adding into positions -------------------------------------------------------------
 
-COUNT_CASES = [
-    Case("labels = [1, 3, 3, 3, 0], num_classes = 5", lambda torch: (torch.tensor([1, 3, 3, 3, 0]), 5)),
-    Case("labels = [2, 2], num_classes = 3", lambda torch: (torch.tensor([2, 2]), 3)),
+SUM_CASES = [
+    Case("values = [1., 2., 3., 4., 5.], labels = [1, 3, 3, 3, 0], num_classes = 5",
+         lambda torch: (torch.tensor([1., 2., 3., 4., 5.]), torch.tensor([1, 3, 3, 3, 0]), 5)),
+    Case("values = [0.5, 0.25], labels = [2, 2], num_classes = 4",
+         lambda torch: (torch.tensor([0.5, 0.25]), torch.tensor([2, 2]), 4)),
 ]
 
 
-def _diagnose_count(got, expected, args, torch):
-    labels, num_classes = args
+def _diagnose_sum(got, expected, args, torch):
+    values, labels, num_classes = args
     if isinstance(got, Exception) or not is_tensor(got):
         return None
-    if tuple(got.shape) != (num_classes,) and got.dim() == 1 and len(got) < num_classes:
-        return ("The last classes never occur here, so the counts stop early: ask for all "
-                "num_classes of them (bincount's minlength=, or start from zeros(num_classes)).")
+    if got.dim() == 1 and len(got) < num_classes:
+        return ("The last classes have no values here, so the result stops early: make room for all "
+                "num_classes (start from zeros(num_classes), or bincount's minlength=).")
     if tuple(got.shape) != (num_classes,):
         return None
-    if got.dtype != torch.int64:
-        return "Counts are integers: start from torch.zeros(num_classes, dtype=torch.int64), like bincount."
-    once = torch.zeros(num_classes, dtype=torch.int64)
-    once[labels] = 1
-    if bool((got == once).all()):
-        return ("Each class was counted at most once: `counts[labels] += 1` reads counts[labels], adds 1 and "
-                "writes back, so a repeated label writes the same value twice instead of adding twice. "
-                "scatter_add_ and index_add_ accumulate every occurrence.")
+    if got.dtype == torch.int64 and bool((got == torch.bincount(labels, minlength=num_classes)).all()):
+        return ("Those are counts: bincount counts occurrences. To add the values, pass them as "
+                "weights=values -- or add them in with index_add_ / scatter_add_.")
+    if got.dtype != values.dtype:
+        return f"The sums should keep the values' dtype ({values.dtype})."
+    repeated = torch.bincount(labels, minlength=num_classes) > 1
+    if bool(repeated.any()) and bool((got[~repeated] == expected[~repeated]).all()):
+        return ("Only the classes that occur more than once are off: `out[labels] += values` (and "
+                "scatter_) *write* once per position, so one value of a repeated class wins instead of "
+                "all being added. index_add_ and scatter_add_ accumulate every occurrence.")
     return None
 
 
-def check_count_labels(count_labels):
-    """Exercise 3: ``count_labels(labels, num_classes)``: int64 counts of each class."""
-    return check_function(count_labels, solution.count_labels, COUNT_CASES, name="count_labels",
-                          what="a function body that returns the int64 count of each class, shape (num_classes,)",
-                          diagnoses=[_diagnose_count],
-                          note="scatter_add_ (like index_add_ and bincount) adds once per occurrence, "
-                               "repeated indices included.")
+def check_sum_by_class(sum_by_class):
+    """Exercise 3: ``sum_by_class(values, labels, num_classes)``: per-class sums of values."""
+    return check_function(sum_by_class, solution.sum_by_class, SUM_CASES, name="sum_by_class",
+                          what="a function body that returns the sum of the values of each class, "
+                               "shape (num_classes,)",
+                          diagnoses=[_diagnose_sum],
+                          note="index_add_ and scatter_add_ add once per occurrence, repeated indices "
+                               "included (bincount(labels, weights=values) too).")
 
 
 # -- exercise 4: undo a sort --------------------------------------------------------------------------

@@ -17,31 +17,30 @@ def mode(request):
         yield request.param
 
 
-def _counted_once(labels, num_classes):
-    counts = torch.zeros(num_classes, dtype=torch.long)
-    counts[labels] += 1
-    return counts
+def _added_once(values, labels, num_classes):
+    sums = torch.zeros(num_classes)
+    sums[labels] += values
+    return sums
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
     assert check.check_views(solution.views)
     assert check.check_pick(solution.pick)
-    assert check.check_count_labels(solution.count_labels)
+    assert check.check_sum_by_class(solution.sum_by_class)
     assert check.check_unsort(solution.unsort)
     assert capsys.readouterr().out.count("Correct!") == 4
 
 
 def test_other_correct_answers_are_accepted(mode):
     assert check.check_pick(lambda logits, labels: logits[torch.arange(len(labels)), labels])
-    assert check.check_count_labels(lambda labels, n: torch.bincount(labels, minlength=n))
-    assert check.check_count_labels(
-        lambda labels, n: torch.zeros(n, dtype=torch.long).index_add_(0, labels, torch.ones_like(labels)))
+    assert check.check_sum_by_class(lambda v, labels, n: torch.bincount(labels, weights=v, minlength=n))
+    assert check.check_sum_by_class(lambda v, labels, n: torch.zeros(n).scatter_add_(0, labels, v))
     assert check.check_unsort(lambda values, indices: values[indices.argsort()])
 
 
 def test_stubs_get_a_fixed_message(mode):
     for verdict in (check.check_views(...), check.check_pick(lambda logits, labels: ...),
-                    check.check_count_labels(lambda labels, n: ...), check.check_unsort(lambda v, i: ...)):
+                    check.check_sum_by_class(lambda v, labels, n: ...), check.check_unsort(lambda v, i: ...)):
         assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
 
 
@@ -77,13 +76,15 @@ def test_wrong_picks(mode, answer, phrases):
 
 
 @pytest.mark.parametrize("answer, phrases", [
-    (_counted_once, ["first at [3]: 1 instead of 3", "counted at most once", "accumulate every occurrence"]),
-    (lambda labels, n: torch.zeros(n).index_add_(0, labels, torch.ones(len(labels))),
-     ["dtype torch.float32, expected torch.int64", "dtype=torch.int64"]),
-    (lambda labels, n: torch.bincount(labels), ["has shape (4,), expected (5,)", "minlength="]),
+    (_added_once, ["first at [3]: 4.0 instead of 9.0", "occur more than once", "accumulate every occurrence"]),
+    (lambda v, labels, n: torch.zeros(n).scatter_(0, labels, v), ["occur more than once", "*write* once"]),
+    (lambda v, labels, n: torch.bincount(labels, minlength=n), ["dtype torch.int64", "Those are counts"]),
+    (lambda v, labels, n: torch.bincount(labels, weights=v), ["has shape (4,), expected (5,)", "minlength="]),
+    (lambda v, labels, n: torch.zeros(n, dtype=torch.float64).index_add_(0, labels, v.double()),
+     ["dtype torch.float64", "keep the values' dtype"]),
 ])
-def test_wrong_counts(mode, answer, phrases):
-    verdict = check.check_count_labels(answer)
+def test_wrong_sums(mode, answer, phrases):
+    verdict = check.check_sum_by_class(answer)
     assert not verdict
     for phrase in phrases:
         assert phrase in verdict.message

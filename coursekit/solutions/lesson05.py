@@ -10,10 +10,9 @@ def pick(logits, labels):
     return logits.gather(1, labels.unsqueeze(1)).squeeze(1)  # or logits[torch.arange(len(labels)), labels]
 
 
-# Exercise 3: how many times each class occurs, as int64 counts of length num_classes.
-def count_labels(labels, num_classes):
-    counts = torch.zeros(num_classes, dtype=torch.int64)
-    return counts.scatter_add_(0, labels, torch.ones_like(labels))  # or torch.bincount(labels, minlength=...)
+# Exercise 3: the sum of the values of each class, float32, of length num_classes.
+def sum_by_class(values, labels, num_classes):
+    return torch.zeros(num_classes).index_add_(0, labels, values)  # or scatter_add_, or bincount(weights=)
 
 
 # Exercise 4: undo a sort: put values[k] back at position indices[k].

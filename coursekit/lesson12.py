@@ -1,0 +1,297 @@
+"""Exercise checks of course/12_containers_and_state_dict.ipynb (reference solutions:
+coursekit/solutions/lesson12.py).
+
+    >>> _ = check_sequential(solution.predictions)
+    Correct! A Sequential names its children by position (or by the OrderedDict's keys); state_dict saves parameters and buffers under those names.
+
+Exercise 2's answer is a Module *class*, and exercise 3's answer changes what a model loads;
+``check_function`` covers neither, so this module has its own small checks built from the same
+parts. :func:`class_on` re-creates a learner's Module subclass for PyTorch (bases, globals and the
+``super()`` cell mapped), the class counterpart of :func:`coursekit.libs.on` -- generic, and a
+candidate for ``coursekit/libs.py``.
+"""
+import importlib
+import types
+from collections import OrderedDict
+
+from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
+from .compare import differences, kind
+from .crosscheck import error_line
+from .libs import TENSORLAB, libraries, library_name, on
+from .solutions import lesson12 as solution
+
+
+# -- running a learner's Module class on either library ---------------------------------------------
+
+def _class_counterpart(base, library):
+    top = base.__module__.split(".")[0]
+    if top not in ("tensorlab", "torch"):
+        return base
+    module = importlib.import_module(library.__name__ + base.__module__[len(top):])
+    return getattr(module, base.__name__)
+
+
+def _function_on(library, function, old, new):
+    copy = on(library, function)
+    for name, value in list(copy.__globals__.items()):
+        if value is old:
+            copy.__globals__[name] = new              # `super(Stack, self)` names the class
+    if "__class__" in function.__code__.co_freevars:   # zero-argument super() reads this cell
+        cells = list(copy.__closure__)
+        cells[function.__code__.co_freevars.index("__class__")] = types.CellType(new)
+        copy = types.FunctionType(copy.__code__, copy.__globals__, copy.__name__, copy.__defaults__,
+                                  tuple(cells))
+        copy.__kwdefaults__ = function.__kwdefaults__
+    return copy
+
+
+def class_on(library, cls):
+    """``cls`` (a Module subclass written with tensorlab) re-created so that it runs on ``library``."""
+    if library.__name__ == "tensorlab" or not isinstance(cls, type):
+        return cls
+    new = type(cls.__name__, tuple(_class_counterpart(b, library) for b in cls.__bases__), {})
+    for key, value in vars(cls).items():
+        if key in ("__dict__", "__weakref__"):
+            continue
+        if isinstance(value, types.FunctionType):
+            value = _function_on(library, value, cls, new)
+        elif isinstance(value, (staticmethod, classmethod)) and isinstance(value.__func__, types.FunctionType):
+            value = type(value)(_function_on(library, value.__func__, cls, new))
+        setattr(new, key, value)
+    return new
+
+
+# -- exercise 1: predict names and counts ----------------------------------------------------------------
+
+def make_model(torch):
+    """The lesson's Sequential built from an OrderedDict, on ``torch``."""
+    nn = torch.nn
+    return nn.Sequential(OrderedDict([
+        ("conv", nn.Conv2d(1, 4, 3)),
+        ("bn", nn.BatchNorm2d(4)),
+        ("act", nn.ReLU()),
+        ("head", nn.Sequential(nn.Flatten(), nn.Linear(4 * 6 * 6, 10))),
+    ]))
+
+
+def _keys_hint(got, truth):
+    if not isinstance(got, tuple):
+        return "Write the keys as a list or tuple of strings."
+    got_set, truth_set = set(got), set(truth)
+    if any(str(k).startswith("act") for k in got_set):
+        return "ReLU has nothing to save: no parameters, no buffers, so no keys."
+    if any(str(k).startswith("head.0") for k in got_set):
+        return ("Flatten is head.0 and has no parameters; the Linear is head.1 -- a Sequential numbers its "
+                "children by position, whether they have parameters or not.")
+    if not {"bn.running_mean", "bn.running_var"} <= got_set:
+        return "BatchNorm's running statistics are buffers, and persistent buffers are saved in state_dict."
+    if "bn.num_batches_tracked" not in got_set:
+        return "BatchNorm keeps a third buffer, num_batches_tracked (a 0-d int64 counter), saved too."
+    if got_set == truth_set:
+        return ("The right keys, in another order: children in the order they were registered, each with its "
+                "parameters first and then its buffers.")
+    missing, extra = sorted(truth_set - got_set), sorted(map(str, got_set - truth_set))
+    return "; ".join(([f"missing {', '.join(missing)}"] if missing else []) +
+                     ([f"not keys: {', '.join(extra)}"] if extra else [])) + "."
+
+
+def _params_hint(got, truth):
+    if got == 9:
+        return "parameters() yields only Parameters: BatchNorm's three buffers are in state_dict, not here."
+    return "Count the tensors, not their elements: conv and head.1 have weight and bias, and so has bn."
+
+
+def _modules_hint(got, truth):
+    if got == 6:
+        return "modules() starts with the model itself."
+    if got in (4, 5):
+        return "modules() is recursive and starts with the model itself: head's own two children count too."
+    return "modules(): the model, its 4 children, and head's 2 children."
+
+
+def _shape_hint(got, truth):
+    if got == (144, 10):
+        return "A Linear weight is [out_features, in_features]: one row per output."
+    return "4 channels of 6x6 (a 3x3 convolution of 8x8 inputs) flatten to 4 * 6 * 6 = 144 inputs; 10 outputs."
+
+
+PREDICTION_QUESTIONS = [
+    Question("list(model.state_dict())", lambda torch: tuple(make_model(torch).state_dict()), _keys_hint),
+    Question("len(list(model.parameters()))", lambda torch: len(list(make_model(torch).parameters())),
+             _params_hint),
+    Question("len(list(model.modules()))", lambda torch: len(list(make_model(torch).modules())), _modules_hint),
+    Question("model.head[1].weight.shape", lambda torch: tuple(make_model(torch).head[1].weight.shape),
+             _shape_hint),
+]
+
+
+def check_sequential(answer):
+    """Exercise 1: (state_dict keys, number of parameter tensors, number of modules, a weight's shape)."""
+    return check_predictions(answer, PREDICTION_QUESTIONS,
+                             what="a tuple of 4 predictions: a list of keys, two numbers and a shape",
+                             note="A Sequential names its children by position (or by the OrderedDict's "
+                                  "keys); state_dict saves parameters and buffers under those names.")
+
+
+# -- exercise 2: a registered list of layers -------------------------------------------------------------
+
+STACK_SIZES = ([4, 8, 3], [3, 5, 5, 2])
+
+
+def _keys_for(sizes):
+    return [f"layers.{i}.{p}" for i in range(len(sizes) - 1) for p in ("weight", "bias")]
+
+
+def _stack_problem(cls, reference, sizes, torch):
+    """(what is off, why) for the learner's ``Stack(sizes)`` on ``torch``, or None."""
+    label = f"Stack({sizes})"
+    try:
+        model = cls(sizes)
+    except Exception as error:  # noqa: BLE001 - the learner's error is what we report
+        return f"{label} raised {error_line(error)}", ""
+    names = [name for name, _ in model.named_parameters()]
+    if not names:
+        plain_lists = [k for k, v in vars(model).items()
+                       if isinstance(v, (list, tuple, dict)) and v and
+                       all(isinstance(m, torch.nn.Module) for m in (v.values() if isinstance(v, dict) else v))]
+        if plain_lists:
+            return (f"{label}.parameters() is empty: `{plain_lists[0]}` is a Python "
+                    f"{type(vars(model)[plain_lists[0]]).__name__}",
+                    "Module.__setattr__ does not look inside Python lists, so the layers are never registered: "
+                    "an optimizer would train nothing. Wrap them in nn.ModuleList([...]).")
+        return f"{label}.parameters() is empty", "Create the Linear layers in __init__ and register them."
+    keys = list(model.state_dict())
+    expected = _keys_for(sizes)
+    if keys != expected:
+        if not any(k.startswith("layers.") for k in keys):
+            return (f"{label} saves {keys[:2]}..., not layers.0.weight ...",
+                    "Keep the layers in `self.layers`, so that their keys start with `layers.`.")
+        if f"layers.{2 * (len(sizes) - 2)}.weight" in keys and len(sizes) > 2:
+            return (f"{label}'s state_dict keys are {keys}",
+                    "Only the Linear layers go in self.layers (so they are layers.0, layers.1, ...); apply "
+                    "ReLU in forward with torch.relu.")
+        return f"{label}'s state_dict keys are {keys}, expected {expected}", ""
+    ref = reference(sizes)
+    for (name, mine), (_, theirs) in zip(model.named_parameters(), ref.named_parameters()):
+        if tuple(mine.shape) != tuple(theirs.shape):
+            return (f"{label}: {name} has shape {tuple(mine.shape)}, expected {tuple(theirs.shape)}",
+                    "nn.Linear(in_features, out_features): layer i maps sizes[i] features to sizes[i + 1].")
+    ref.load_state_dict(model.state_dict())
+    x = torch.linspace(-2, 2, 5 * sizes[0]).reshape(5, sizes[0])
+    try:
+        got = model(x)
+    except Exception as error:  # noqa: BLE001
+        return f"{label}(x) raised {error_line(error)}", ""
+    with torch.no_grad():
+        expected_out = ref(x)
+        found = differences(got.detach() if hasattr(got, "detach") else got, expected_out, where=f"{label}(x)",
+                            grads=False)
+        if found:
+            why = ""
+            if not differences(got.detach(), torch.relu(expected_out), grads=False):
+                why = "No ReLU after the last layer: the output must be able to be negative."
+            else:
+                plain = x
+                for layer in ref.layers:
+                    plain = layer(plain)
+                if not differences(got.detach(), plain, grads=False):
+                    why = "Apply torch.relu between the layers."
+            return found[0], why
+    return None
+
+
+def check_stack(Stack):
+    """Exercise 2: a Module class ``Stack(sizes)`` with its Linear layers in a registered ``self.layers``."""
+    if is_stub(Stack):
+        return not_answered("a class Stack")
+    if not isinstance(Stack, type):
+        return wrong(f"`Stack` should be a class (a subclass of nn.Module); it is {kind(Stack)}.")
+    for index, (_, library) in enumerate(libraries()):
+        cls, reference = class_on(library, Stack), class_on(library, solution.Stack)
+        for sizes in STACK_SIZES:
+            problem = _stack_problem(cls, reference, sizes, library)
+            if problem is not None:
+                found, why = problem
+                if index > 0:
+                    return wrong(f"`Stack` works on {TENSORLAB} but not on {library_name(library)}: {found}.",
+                                 "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
+                                 "(please report the difference).")
+                return wrong(found + ".", why)
+    return correct("nn.ModuleList registers every layer it holds: parameters(), state_dict() and to() see them.")
+
+
+# -- exercise 3: load an old checkpoint into the new model -------------------------------------------------
+
+def make_old_net(torch):
+    nn = torch.nn
+
+    class OldNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.hidden = nn.Linear(4, 8)
+            self.out = nn.Linear(8, 2)
+
+        def forward(self, x):
+            return self.out(torch.relu(self.hidden(x)))
+
+    return OldNet()
+
+
+def make_new_net(torch):
+    nn = torch.nn
+    return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+
+
+def _convert_hint(message, result):
+    keys = list(result.keys())
+    if any(k.startswith("1.") for k in keys):
+        return "The ReLU is model[1]; it has no parameters. The second Linear is model[2]."
+    if any(k.startswith(("hidden.", "out.")) for k in keys):
+        return "Every key must be renamed: hidden.* becomes 0.*, and out.* becomes 2.*."
+    if "size mismatch" in message:
+        return "A value went under the wrong layer's name: hidden (4 -> 8) is model[0], out (8 -> 2) is model[2]."
+    if "Missing" in message:
+        return "Keep every entry of the old state -- weights and biases -- under its new name."
+    return "Only the names change: each value goes under its new key."
+
+
+def check_convert(convert):
+    """Exercise 3: ``convert(state)`` renames OldNet's keys so the Sequential loads them (strict)."""
+    what = "a function body that returns a new dict with the keys renamed"
+    if is_stub(convert):
+        return not_answered(what)
+    if not callable(convert):
+        return wrong(f"`convert` should be a function ({what}); it is {kind(convert)}.")
+    for index, (_, library) in enumerate(libraries()):
+        library.manual_seed(0)
+        old, new = make_old_net(library), make_new_net(library)
+        state = old.state_dict()
+        try:
+            result = on(library, convert)(state)
+        except Exception as error:  # noqa: BLE001
+            return wrong(f"`convert` raised {error_line(error)}.",
+                         "Loop over state.items() and build a new dict: {new_key: value}.")
+        if index == 0 and result is Ellipsis:
+            return not_answered(what)
+        if result is None:
+            return wrong("`convert` returned None.", "Did you forget `return`? (Changing the keys of a dict "
+                                                     "while looping over it does not work either.)")
+        if not hasattr(result, "keys"):
+            return wrong(f"`convert` returned {kind(result)}; load_state_dict needs a dict of tensors.")
+        try:
+            new.load_state_dict(result)
+        except RuntimeError as error:
+            message = str(error)
+            first = " ".join(line.strip() for line in message.split("\n\t")[1:]) or message
+            found = f"new_model.load_state_dict(convert(state)) raised RuntimeError: {first}"
+            if index > 0:
+                return wrong(f"`convert` works on {TENSORLAB} but not on {library_name(library)}: {found}",
+                             "PyTorch is the reference (please report the difference).")
+            return wrong(found, _convert_hint(message, result))
+        x = library.linspace(-1, 1, 12).reshape(3, 4)
+        with library.no_grad():
+            found = differences(new(x), old(x), where="new_model(x)", grads=False)
+        if found:
+            return wrong(f"{found[0]} (after loading, it should compute what old_model(x) computes).",
+                         "Did a value go under the wrong layer's name?")
+    return correct("load_state_dict matches tensors by name: rename the keys and any checkpoint loads.")
