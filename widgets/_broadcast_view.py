@@ -8,9 +8,9 @@ import ipywidgets as w
 
 from ._grid import format_value, index_text, indices
 from ._svg import PALETTE, error_html, escape
+from ._stride_view import BUTTON, LABEL
 from .broadcast_explorer import MAX_BUTTONS
 
-BUTTON = dict(width="46px", height="28px", padding="0px", margin="1px")
 
 
 class BroadcastView(w.VBox):
@@ -19,7 +19,7 @@ class BroadcastView(w.VBox):
     def __init__(self, model):
         self.model = model
         self.shape_boxes = [w.Text(value=", ".join(map(str, s)) if len(s) != 1 else f"{s[0]},",
-                                   description=f"{name}:", placeholder="e.g. 3, 1",
+                                   description=f"{name}:", placeholder="e.g. 3, 1", style=LABEL,
                                    layout=w.Layout(width="170px"))
                             for name, s in zip(model.names, model.shapes)]
         self.shapes_button = w.Button(description="Broadcast", button_style="primary", layout=w.Layout(width="100px"),
@@ -31,14 +31,15 @@ class BroadcastView(w.VBox):
         self.error = w.HTML()
         self.hint = w.HTML()
         self.cells = w.GridBox(layout=w.Layout(grid_gap="0px", align_content="flex-start"))
-        self.picture = w.HTML(layout=w.Layout(overflow="auto", flex="1 1 auto"))
+        self.picture = w.HTML(layout=w.Layout(overflow="auto", flex="1 1 auto", min_width="0"))
         self.gradients = w.HTML()
         self._grid_for = None
+        self._cell_layout = w.Layout(**BUTTON)     # one layout shared by every cell button
         super().__init__([
             w.HBox(self.shape_boxes + [self.shapes_button, self.gradients_button],
                    layout=w.Layout(flex_flow="row wrap")),
             self.error,
-            w.HBox([w.VBox([self.hint, self.cells], layout=w.Layout(min_width="120px")), self.picture],
+            w.HBox([w.VBox([self.hint, self.cells], layout=w.Layout(flex="0 0 auto")), self.picture],
                    layout=w.Layout(align_items="flex-start")),
             self.gradients,
         ])
@@ -66,8 +67,9 @@ class BroadcastView(w.VBox):
         for k, index in enumerate(indices(shape)):
             if k % cols == 0:
                 row = index_text(index[:-1] + (":",)) if len(shape) > 1 else ""
-                children.append(w.HTML(f"<small style='color:{PALETTE['muted']}'>{escape(row)}</small>"))
-            button = w.Button(tooltip=f"({model.expression()}){index_text(index)}", layout=w.Layout(**BUTTON))
+                children.append(w.HTML(f"<small style='color:{PALETTE['muted']};white-space:nowrap'>"
+                                       f"{escape(row)}</small>"))
+            button = w.Button(tooltip=f"({model.expression()}){index_text(index)}", layout=self._cell_layout)
             button.add_class("tensorlab-cell")
             button.on_click(lambda _, index=index: model.select(index))
             button.index = index

@@ -149,7 +149,8 @@ def _as_expression_on_x(text):
     if text[0] in ".[":
         return "x" + text
     head = text.split(".", 1)[0].split("[", 1)[0].strip()
-    if head.isidentifier() and "(" not in head and ("." in text[:len(head) + 1] or text[len(head):].lstrip()[:1] == "["):
+    rest = text[len(head):].lstrip()
+    if head.isidentifier() and rest[:1] in (".", "["):
         # a leading tensor name, as in a copied expression ``x.t()`` or ``y[0]``
         return "x" + text[len(head):]
     return "x." + text

@@ -14,6 +14,7 @@ from ._svg import PALETTE, error_html, escape
 from .stride_explorer import COMMON_OPS
 
 BUTTON = dict(width="46px", height="28px", padding="0px", margin="1px")
+LABEL = {"description_width": "initial"}    # a text box's label as wide as its text, no wider
 
 
 class StrideView(w.VBox):
@@ -28,23 +29,25 @@ class StrideView(w.VBox):
         self.back_button = w.Button(description="Back", tooltip="undo the last step", layout=w.Layout(width="70px"))
         self.back_button.on_click(lambda _: model.back())
         self.text = w.Text(placeholder="transpose(0, 1)   [:, ::2]   t().reshape(6)", description="op:",
-                           layout=w.Layout(width="340px"))
+                           style=LABEL, layout=w.Layout(width="340px"))
         self.apply_button = w.Button(description="Apply", button_style="primary", layout=w.Layout(width="70px"))
         self.apply_button.on_click(lambda _: self._apply_text())
-        self.value = w.FloatText(value=100.0, description="value:", layout=w.Layout(width="170px"))
+        self.value = w.FloatText(value=100.0, description="value:", style=LABEL, layout=w.Layout(width="170px"))
         self.write_button = w.Button(description="Write into selected cell", layout=w.Layout(width="190px"))
         self.write_button.on_click(lambda _: self._write())
         self.error = w.HTML()
         self.hint = w.HTML()
         self.cells = w.GridBox(layout=w.Layout(grid_gap="0px", align_content="flex-start"))
-        self.picture = w.HTML(layout=w.Layout(overflow="auto", flex="1 1 auto"))
+        self.picture = w.HTML(layout=w.Layout(overflow="auto", flex="1 1 auto", min_width="0"))
         self.expression = w.HTML()
         self._grid_for = None   # (expression, shape) the buttons were made for
+        self._cell_layout = w.Layout(**BUTTON)     # one layout shared by every cell button
         super().__init__([
             w.HBox(self.op_buttons + [self.back_button], layout=w.Layout(flex_flow="row wrap")),
-            w.HBox([self.text, self.apply_button, self.value, self.write_button], layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.text, self.apply_button, self.value, self.write_button],
+                   layout=w.Layout(flex_flow="row wrap")),
             self.error,
-            w.HBox([w.VBox([self.hint, self.cells], layout=w.Layout(min_width="120px")), self.picture],
+            w.HBox([w.VBox([self.hint, self.cells], layout=w.Layout(flex="0 0 auto")), self.picture],
                    layout=w.Layout(align_items="flex-start")),
             self.expression,
         ])
@@ -73,13 +76,14 @@ class StrideView(w.VBox):
             return
         self.hint.value = "<small>click a cell:</small>"
         shape = tuple(t.shape)
-        cols = shape[-1] if shape else 1
+        cols = min(shape[-1], 8) if len(shape) == 1 else shape[-1] if shape else 1   # 1-D wraps every 8
         children = []
         for k, index in enumerate(indices(shape)):
-            if k % cols == 0:       # each row starts with its index, e.g. [1, 0, :]
-                row = index_text(index[:-1] + (":",)) if len(shape) > 1 else ""
-                children.append(w.HTML(f"<small style='color:{PALETTE['muted']}'>{escape(row)}</small>"))
-            button = w.Button(tooltip=f"{model.expression}{index_text(index)}", layout=w.Layout(**BUTTON))
+            if k % cols == 0:       # each row starts with its index, e.g. [1, 0, :] (1-D: where it starts)
+                row = index_text(index[:-1] + (":",)) if len(shape) > 1 else f"[{k}:]" if len(shape) else ""
+                children.append(w.HTML(f"<small style='color:{PALETTE['muted']};white-space:nowrap'>"
+                                       f"{escape(row)}</small>"))
+            button = w.Button(tooltip=f"{model.expression}{index_text(index)}", layout=self._cell_layout)
             button.add_class("tensorlab-cell")
             button.on_click(lambda _, index=index: model.select(index))
             button.index = index

@@ -342,7 +342,8 @@ def _header(canvas, entry, owner):
     """Two lines: what the current tensor is, and whose storage it reads."""
     t = entry.tensor
     canvas.text(10, 16, entry.expression, anchor="start", size=14, weight="bold")
-    facts = f"shape {tuple(t.shape)} \u00b7 stride {t.stride()} \u00b7 storage_offset {t.storage_offset()} \u00b7 {t.dtype}"
+    facts = " \u00b7 ".join([f"shape {tuple(t.shape)}", f"stride {t.stride()}",
+                              f"storage_offset {t.storage_offset()}", str(t.dtype)])
     canvas.text(10, 34, facts, anchor="start")
     if entry.verdict == "base":
         verdict, colour = "the tensor we started from: its own storage", PALETTE["muted"]
