@@ -267,11 +267,15 @@ def broadcast_shapes(*shapes):
     >>> broadcast_shapes((3,), (4,))
     Traceback (most recent call last):
     RuntimeError: The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0
+    >>> broadcast_shapes((2, 3, 1), (3, 2, 1))      # checked from the right, as PyTorch does
+    Traceback (most recent call last):
+    RuntimeError: The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1
     """
     ndim = max((len(s) for s in shapes), default=0)
     result = [1] * ndim
     for shape in shapes:
-        for i, size in enumerate(shape, start=ndim - len(shape)):
+        for i in range(ndim - 1, ndim - 1 - len(shape), -1):   # right to left
+            size = shape[i - ndim + len(shape)]
             if size == result[i] or size == 1:
                 continue
             if result[i] != 1:
@@ -292,6 +296,8 @@ def expand_strides(shape, strides, new_shape, type_name="torch.FloatTensor"):
     ((3, 4), (1, 0))
     >>> expand_strides((3,), (1,), (2, -1))
     ((2, 3), (0, 1))
+    >>> expand_strides((3, 1), (1, 1), (1, 3, 4))     # a new size-1 dim: stride 3, as in PyTorch
+    ((1, 3, 4), (3, 1, 0))
     """
     extra = len(new_shape) - len(shape)
     if extra < 0:
@@ -306,6 +312,10 @@ def expand_strides(shape, strides, new_shape, type_name="torch.FloatTensor"):
             if target < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
                                    f"non-existing dimension {i}")
+            # a new dim of size 1 gets the stride it would have in a contiguous layout of the dims
+            # to its right (as PyTorch computes it); a stretched new dim reads the same memory: 0
+            if target == 1 and i + 1 < len(new_shape):
+                out_strides[i] = out_shape[i + 1] * out_strides[i + 1]
             continue
         size, stride = shape[i - extra], strides[i - extra]
         if target == -1:

@@ -39,16 +39,14 @@ def test_table_agrees_with_pytorch(pytorch, operand_shapes):
         assert bx.broadcast_error == str(ours.value)
         assert any(row[bx.failing_dim] == "incompatible" for row in bx.marks().values())
         assert bx.expanded_strides() == {}
-        # ... which is PyTorch's, word for word, when one dimension fails (see the xfail below for more)
-        if sum(any(m == "incompatible" for m in column) for column in zip(*bx.marks().values())) == 1:
-            with pytest.raises(RuntimeError) as theirs:
-                functools.reduce(operator.add, theirs_tensors)
-            assert bx.broadcast_error == str(theirs.value)
+        # ... which is PyTorch's, word for word
+        with pytest.raises(RuntimeError) as theirs:
+            functools.reduce(operator.add, theirs_tensors)
+        assert bx.broadcast_error == str(theirs.value)
         return
     strides = {n: t.expand(expected).stride() for n, t in zip(bx.names, theirs_tensors)}
-    for name, shape in zip(bx.names, operand_shapes):   # a size-1 dim's stride is free: see the xfail below
-        assert [s for s, n in zip(bx.expanded_strides()[name], expected) if n != 1] == \
-               [s for s, n in zip(strides[name], expected) if n != 1]
+    for name in bx.names:
+        assert bx.expanded_strides()[name] == strides[name]
     for (name, marks), shape in zip(bx.marks().items(), operand_shapes):
         missing = len(expected) - len(shape)
         assert marks[:missing] == ("missing",) * missing
@@ -60,8 +58,6 @@ def test_table_agrees_with_pytorch(pytorch, operand_shapes):
                 assert kind == "equal" and own == expected[d]
 
 
-@pytest.mark.xfail(strict=True, reason="tensorlab bug, reported: broadcasting checks dims left to right; "
-                   "PyTorch checks from the right and names the last failing dim")
 def test_library_names_the_failing_dimension_as_pytorch_does(pytorch):
     bx = BroadcastExplorer((2, 3, 1), (3, 2, 1))
     with pytest.raises(RuntimeError) as theirs:
@@ -69,8 +65,6 @@ def test_library_names_the_failing_dimension_as_pytorch_does(pytorch):
     assert bx.broadcast_error == str(theirs.value)      # "... a (3) ... b (2) at non-singleton dimension 1"
 
 
-@pytest.mark.xfail(strict=True, reason="tensorlab bug, reported: expand gives a new leading size-1 dim stride 0; "
-                   "PyTorch gives it size[i+1] * stride[i+1]")
 def test_library_expands_new_size_1_dims_as_pytorch_does(pytorch):
     bx = BroadcastExplorer((1,), (1, 1))
     assert bx.expanded_strides()["a"] == pytorch.zeros(1).expand(1, 1).stride()    # (1, 1)
