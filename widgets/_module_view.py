@@ -6,6 +6,8 @@ checkbox calls the model (``set_requires_grad``), which then redraws the whole v
 parameters -- so what the boxes show is always what the model holds.
 """
 import ipywidgets as w
+from ipywidgets.widgets.widget_bool import CheckboxStyle
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from .module_explorer import buffer_html, header_html, hook_html, member_html, state_dict_html
 from ._svg import PALETTE, error_html, escape
@@ -17,6 +19,11 @@ class ModuleView(w.VBox):
     def __init__(self, model):
         self.model = model
         self._updating = False          # True while update() sets checkboxes: not the learner's clicks
+        # One Layout and one style shared by the many rows: each is a widget model of its own, and every
+        # model is sent to the browser and stored in the notebook.
+        self._plain = w.Layout()
+        self._box_layout, self._toggle_layout = w.Layout(width="22px"), w.Layout(width="28px", padding="0")
+        self._box_style, self._html_style, self._button_style = CheckboxStyle(), HTMLStyle(), w.ButtonStyle()
         self.heading = w.HTML()
         self.message = w.HTML()
         self.name_box = w.Text(placeholder="a module or parameter, e.g. features.0 or classifier.1.weight",
@@ -40,22 +47,22 @@ class ModuleView(w.VBox):
     # -- building the tree ---------------------------------------------------------------------------
     def _checkbox(self, name):
         box = w.Checkbox(value=True, indent=False, description="", tooltip=f"requires_grad of {name or 'the model'}",
-                         layout=w.Layout(width="22px"))
+                         layout=self._box_layout, style=self._box_style)
         box.observe(lambda change: self._on_toggle(name, change["new"]), names="value")
         return box
 
     def _build_node(self, node, depth):
         name = node["name"]
         toggle = w.Button(description="▾" if depth < self.model.expand_depth else "▸",
-                          layout=w.Layout(width="28px", padding="0"), tooltip=f"open or close {name or 'the model'}")
+                          layout=self._toggle_layout, style=self._button_style, tooltip=f"open or close {name or 'the model'}")
         box = self._checkbox(name)
-        header = w.HTML()
+        header = self._html()
         rows = []
         for p in node["parameters"]:
             self.param_boxes[p["name"]] = self._checkbox(p["name"])
-            rows.append(w.HBox([self.param_boxes[p["name"]], w.HTML()]))
-        rows += [w.HTML(buffer_html(b)) for b in node["buffers"]]
-        hooks = w.VBox()
+            rows.append(w.HBox([self.param_boxes[p["name"]], self._html()], layout=self._plain))
+        rows += [self._html(buffer_html(b)) for b in node["buffers"]]
+        hooks = w.VBox(layout=self._plain)
         rows.append(hooks)
         rows += [self._build_node(child, depth + 1) for child in node["children"]]
         body = w.VBox(rows, layout=w.Layout(margin="0 0 0 30px",
@@ -63,7 +70,10 @@ class ModuleView(w.VBox):
         toggle.on_click(lambda _: self._toggle(name))
         self.nodes[name] = {"toggle": toggle, "box": box, "header": header, "body": body, "hooks": hooks,
                             "rows": rows}
-        return w.VBox([w.HBox([toggle, box, header]), body])
+        return w.VBox([w.HBox([toggle, box, header], layout=self._plain), body], layout=self._plain)
+
+    def _html(self, value=""):
+        return w.HTML(value, layout=self._plain, style=self._html_style)
 
     def _toggle(self, name):
         """Open or close one module's body (pure view state: the model does not change)."""
@@ -112,7 +122,10 @@ class ModuleView(w.VBox):
         for p, row in zip(node["parameters"], view["rows"]):
             self.param_boxes[p["name"]].value = p["requires_grad"]
             row.children[1].value = f"<span style='font-family:monospace;font-size:12px'>{member_html(p)}</span>"
-        view["hooks"].children = [w.HTML(f"<span style='font-family:monospace;font-size:12px'>{hook_html(h)}</span>")
-                                  for h in node["hooks"]]
+        hooks = [f"<span style='font-family:monospace;font-size:12px'>{hook_html(h)}</span>" for h in node["hooks"]]
+        if [row.value for row in view["hooks"].children] != hooks:   # new rows only when the hooks changed
+            for row in view["hooks"].children:
+                row.close()
+            view["hooks"].children = [self._html(text) for text in hooks]
         for child in node["children"]:
             self._fill(child)

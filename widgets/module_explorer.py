@@ -65,7 +65,7 @@ class ModuleExplorer(WidgetModel):
     nothing and returns None. ``expand_depth``: how many levels of the tree the view opens at first.
     """
 
-    def __init__(self, model, expand_depth=2):
+    def __init__(self, model, expand_depth=3):
         if not isinstance(model, Module):
             raise TypeError(f"ModuleExplorer expects an nn.Module, got {type(model).__name__}")
         self.model = model
