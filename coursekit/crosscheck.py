@@ -37,6 +37,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import sys
 
 from .compare import differences, mask_addresses, plain
 from .libs import PYTORCH, TENSORLAB, libraries, library_name, namespace
@@ -211,12 +212,13 @@ def crosscheck(snippet, *, show=False, values=True):
     ours = runs[0]
     found = compare(ours, runs[1], values=values) if len(runs) > 1 else []
     _last = Report(runs, found)
-    if ours.printed:
-        print(ours.printed, end="")
+    shown = ours.printed  # written in one go, so that a kernel never splits it into two outputs
     if ours.error is not None:
-        print(error_line(ours.error))
+        shown += error_line(ours.error) + "\n"
     if found or show:
-        print(_last.side_by_side())
+        shown += _last.side_by_side() + "\n"
+    if shown:
+        sys.stdout.write(shown)
     return ours.value if ours.has_value else None
 
 
