@@ -1,0 +1,301 @@
+"""Exercise checks of course/09_custom_functions.ipynb (reference solutions: coursekit/solutions/lesson09.py).
+
+The answers of exercises 1 and 2 are *classes* (subclasses of ``torch.autograd.Function``), which
+:func:`coursekit.check.check_function` cannot run on PyTorch: :func:`function_on` re-creates such a
+class for another library (the class-level counterpart of :func:`coursekit.libs.on`), and
+:func:`check_function_class` runs forward and backward on both and compares output and gradients.
+
+    >>> _ = check_sigmoid(solution.Sigmoid)
+    Correct! Saving the output y makes backward one line: grad * y * (1 - y) -- as PyTorch's own SigmoidBackward0 does.
+    >>> _ = check_hypot(solution.Hypot)
+    Correct! gradcheck agrees with your backward now: d r/dy = y / r.
+    >>> _ = check_function_facts(solution.predictions)
+    Correct! A custom Function joins the graph exactly like a built-in op.
+"""
+import inspect
+
+from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
+from .compare import describe, differences, is_tensor, kind
+from .crosscheck import error_line
+from .libs import libraries, library_name, on
+from .solutions import lesson09 as solution
+
+
+# -- a learner's Function class, on either library --------------------------------------------------
+
+def _is_library_function_base(klass):
+    return klass.__name__ == "Function" and klass.__module__.split(".")[0] in ("tensorlab", "torch")
+
+
+def function_on(library, cls, returned=None):
+    """A copy of the ``autograd.Function`` subclass ``cls`` for ``library`` (tensorlab or torch):
+    same name, same methods, each re-created with :func:`~coursekit.libs.on` so that ``torch`` inside
+    them means ``library``. With a list ``returned``, every value backward returns is appended to it
+    (to tell a stub ``return ...`` from a real answer)."""
+    body = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
+    for klass in cls.__mro__:
+        if klass is object or _is_library_function_base(klass):
+            break
+        for name, value in vars(klass).items():
+            if name in body or name in ("__dict__", "__weakref__", "__doc__", "_backward_cls"):
+                continue
+            if isinstance(value, staticmethod):
+                value = staticmethod(on(library, value.__func__))
+            elif isinstance(value, classmethod):
+                value = classmethod(on(library, value.__func__))
+            elif inspect.isfunction(value):
+                value = on(library, value)
+            body[name] = value
+    if returned is not None and "backward" in body:
+        inner = body["backward"].__func__
+
+        def backward(ctx, *grads):
+            result = inner(ctx, *grads)
+            returned.append(result)
+            return result
+        body["backward"] = staticmethod(backward)
+    return type(cls.__name__, (library.autograd.Function,), body)
+
+
+class FunctionCase:
+    """One call of a Function exercise: ``make(torch)`` gives the inputs, ``grad(torch)`` the
+    gradient backward starts from, ``names`` name the inputs in messages."""
+
+    def __init__(self, label, make, grad, names):
+        self.label, self.make, self.grad, self.names = label, make, grad, names
+
+
+def _same(a, b):
+    return is_tensor(a) and is_tensor(b) and not differences(a, b, grads=False)
+
+
+def _is_function_class(answer):
+    return inspect.isclass(answer) and any(_is_library_function_base(k) for k in answer.__mro__)
+
+
+def _run_case(cls, reference, case, module, diagnose_error, diagnose_grad):
+    """What is off in one case on one library: None, "stub", or (what, why)."""
+    returned = []
+    answer = function_on(module, cls, returned)
+    inputs, ref_inputs = case.make(module), case.make(module)
+    try:
+        out = answer.apply(*inputs)
+    except Exception as error:  # noqa: BLE001 - the learner's error is what we report
+        return f"{cls.__name__}.apply({', '.join(case.names)}) raised {error_line(error)}", diagnose_error(error)
+    if out is Ellipsis:
+        return "stub"
+    expected = function_on(module, reference).apply(*ref_inputs)
+    if not is_tensor(out):
+        return f"forward returned {kind(out)} ({describe(out)}), expected a tensor", "Return the result of forward."
+    found = differences(out, expected, where="the result of forward", grads=False)
+    if found:
+        return found[0], "forward computes the value: the same formula as without autograd."
+    if out.grad_fn is None:
+        return "the result does not require grad", "Call the Function through .apply(...), with inputs that require grad."
+    try:
+        out.backward(case.grad(module))
+    except Exception as error:  # noqa: BLE001
+        if returned and returned[-1] is Ellipsis:
+            return "stub"
+        return f"backward raised {error_line(error)}", diagnose_error(error)
+    expected.backward(case.grad(module))
+    for i, (name, a, r) in enumerate(zip(case.names, inputs, ref_inputs)):
+        if not (is_tensor(a) and a.requires_grad):
+            continue
+        if a.grad is None:
+            return f"{name}.grad is None", f"backward returned None in position {i}, the place of {name}'s gradient."
+        found = differences(a.grad, r.grad, where=f"{name}.grad", grads=False)
+        if found:
+            return found[0], diagnose_grad(name, a.grad, inputs, case.grad(module), module)
+    return None
+
+
+def check_function_class(answer, reference, cases, *, name, what, diagnose_error, diagnose_grad, note=""):
+    """Check an ``autograd.Function`` subclass: forward's value and every input's gradient after
+    ``out.backward(grad)``, compared with ``reference``'s, on tensorlab and (when installed) PyTorch.
+    ``diagnose_error(error)`` and ``diagnose_grad(name, got, inputs, grad_out, torch)`` give hints."""
+    if is_stub(answer):
+        return not_answered(what)
+    if not _is_function_class(answer):
+        return wrong(f"`{name}` should be a subclass of torch.autograd.Function ({what}); it is {kind(answer)}.",
+                     "Write `class ...(torch.autograd.Function):` with two @staticmethods, forward and backward.")
+    for index, (_, module) in enumerate(libraries()):
+        for case in cases:
+            problem = _run_case(answer, reference, case, module, diagnose_error, diagnose_grad)
+            if problem is None:
+                continue
+            if problem == "stub":
+                return not_answered(what)
+            found, why = problem
+            if index > 0:
+                return wrong(f"`{name}` works on tensorlab but not on {library_name(module)}: {found}.",
+                             "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
+                             "(please report the difference).")
+            return wrong(f"`{name}` on {case.label}: {found}.", why)
+    return correct(note)
+
+
+def _match(got, candidates):
+    """The hint of the first candidate tensor ``got`` equals, or ''."""
+    for value, hint in candidates:
+        if _same(got, value):
+            return hint
+    return ""
+
+
+def _diagnose_error(n_inputs, order):
+    def diagnose(error):
+        text = str(error)
+        if "incorrect number of gradients" in text:
+            return (f"backward returns one gradient per input of forward, in the same order ({order}): "
+                    f"{n_inputs} values, None for an input that needs none.")
+        if isinstance(error, ValueError) and "values to unpack" in text:
+            return ("ctx.saved_tensors gives back exactly the tensors forward passed to "
+                    "ctx.save_for_backward, in that order: unpack as many as you saved.")
+        if "save_for_backward" in text:
+            return "ctx.save_for_backward(...) takes tensors (inputs or outputs of forward), not other values."
+        return ""
+    return diagnose
+
+
+# -- exercise 1: sigmoid as an autograd.Function ----------------------------------------------------
+
+def _sigmoid_inputs(torch):
+    return (torch.tensor([-2.0, 0.0, 0.5, 3.0], dtype=torch.float64, requires_grad=True),)
+
+
+SIGMOID_CASES = [FunctionCase("x = [-2, 0, 0.5, 3] and grad = [1, -1, 2, 0.5]", _sigmoid_inputs,
+                              lambda torch: torch.tensor([1., -1., 2., 0.5], dtype=torch.float64), ["x"])]
+
+
+def _diagnose_sigmoid_grad(name, got, inputs, g, torch):
+    x = inputs[0].detach()
+    y = 1 / (1 + (-x).exp())
+    candidates = [
+        (y * (1 - y), "Multiply by grad: backward receives d(loss)/dy and must return d(loss)/dx = "
+                      "grad * dy/dx -- the chain rule."),
+        (g * x * (1 - x), "That is the formula with x where y belongs: dy/dx = y (1 - y), with y = "
+                          "sigmoid(x), the *output* -- save it in forward."),
+        (g * y, "dy/dx = y (1 - y), not y (that is the rule for exp)."),
+        (g * (1 - y), "dy/dx = y (1 - y): both factors."),
+        (-g * y * (1 - y), "Mind the sign: sigmoid is increasing, so dy/dx = y (1 - y) > 0."),
+    ]
+    return _match(got, candidates) or "dy/dx = y (1 - y), with y = sigmoid(x); multiply it by grad."
+
+
+def check_sigmoid(Sigmoid):
+    """Exercise 1: ``Sigmoid`` is an autograd.Function computing 1 / (1 + exp(-x)) with a correct backward."""
+    return check_function_class(
+        Sigmoid, solution.Sigmoid, SIGMOID_CASES, name="Sigmoid",
+        what="the bodies of forward (compute y = 1 / (1 + exp(-x)), save what backward needs, return y) "
+             "and backward (return the gradient for x)",
+        diagnose_error=_diagnose_error(1, "x"), diagnose_grad=_diagnose_sigmoid_grad,
+        note="Saving the output y makes backward one line: grad * y * (1 - y) -- as PyTorch's own "
+             "SigmoidBackward0 does.")
+
+
+# -- exercise 2: find the bug with gradcheck ---------------------------------------------------------
+
+def _hypot_inputs(torch):
+    x = torch.tensor([3.0, -1.0, 0.5], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([4.0, 2.0, -1.5], dtype=torch.float64, requires_grad=True)
+    return x, y
+
+
+HYPOT_CASES = [FunctionCase("x = [3, -1, 0.5], y = [4, 2, -1.5] and grad = [1, -2, 0.5]", _hypot_inputs,
+                            lambda torch: torch.tensor([1., -2., 0.5], dtype=torch.float64), ["x", "y"])]
+
+
+def _diagnose_hypot_grad(name, got, inputs, g, torch):
+    x, y = (t.detach() for t in inputs)
+    r = (x * x + y * y).sqrt()
+    mine, other = (x, y) if name == "x" else (y, x)
+    candidates = [
+        (g * mine / (2 * r), f"Still half the right size: d sqrt(u)/du = 1 / (2 sqrt(u)), and du/d{name} = "
+                             f"2 {name}, so the 2s cancel: d r/d{name} = {name} / r."),
+        (mine / r, "Multiply by grad: backward must scale the local derivative by the gradient it receives."),
+        (g * other / r, f"That is the other input's formula: d r/d{name} = {name} / r."),
+        (g * mine * r, f"d r/d{name} = {name} / r: divide by r, do not multiply."),
+    ]
+    return _match(got, candidates) or f"gradcheck says which input is wrong; d r/d{name} = {name} / r."
+
+
+def check_hypot(Hypot):
+    """Exercise 2: ``Hypot`` (r = sqrt(x^2 + y^2)) with its backward repaired."""
+    return check_function_class(
+        Hypot, solution.Hypot, HYPOT_CASES, name="Hypot",
+        what="a repaired Hypot class (copy the class, fix its backward)",
+        diagnose_error=_diagnose_error(2, "x, y"), diagnose_grad=_diagnose_hypot_grad,
+        note="gradcheck agrees with your backward now: d r/dy = y / r.")
+
+
+# -- exercise 3: predictions about a Function's node --------------------------------------------------
+
+def _tensors(torch, b_number=False):
+    w = torch.tensor([1., 2.], requires_grad=True)
+    x = torch.tensor([3., 4.], requires_grad=not b_number)
+    b = 2.0 if b_number else torch.tensor([5., 6.], requires_grad=True)
+    return w, x, b
+
+
+def _name(torch):
+    return function_on(torch, solution.line).apply(*_tensors(torch)).grad_fn.name()
+
+
+def _needs(torch):
+    seen = []
+
+    class line(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, w, x, b):
+            seen.append(tuple(ctx.needs_input_grad))
+            return w * x + b
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            return None, None, None
+
+    line.apply(*_tensors(torch, b_number=True))
+    return seen[0]
+
+
+def _edges(torch):
+    return len(function_on(torch, solution.line).apply(*_tensors(torch, b_number=True)).grad_fn.next_functions)
+
+
+def _no_grad(torch):
+    with torch.no_grad():
+        return function_on(torch, solution.line).apply(*_tensors(torch)).requires_grad
+
+
+def _why_name(got, truth):
+    if isinstance(got, str) and got.lower() == truth.lower():
+        return "Letter case counts: the node is named after the class exactly as it is spelled, plus 'Backward'."
+    if isinstance(got, str) and got.startswith(truth):
+        return ("No number for a custom Function: the 0 of MulBackward0 tells apart the overloads of a built-in "
+                "op. Yours is the class name plus 'Backward'.")
+    return "A custom Function's node is named after its class: the class name plus 'Backward'."
+
+
+FACT_QUESTIONS = [
+    Question("out = line.apply(w, x, b) -> out.grad_fn.name()", _name, _why_name),
+    Question("needs_input_grad in line.apply(w, x, 2.0), only w requiring grad", _needs,
+             "One bool per argument of forward, in order: True where that input requires grad (a Python "
+             "number never does)."),
+    Question("len(line.apply(w, x, 2.0).grad_fn.next_functions)", _edges,
+             "One edge per *tensor* argument (x too, as (None, 0), since it does not require grad); a Python "
+             "number gets no edge -- though backward still returns a value (None) in its place."),
+    Question("with torch.no_grad(): out = line.apply(w, x, b) -> out.requires_grad", _no_grad,
+             "Under no_grad, apply records nothing: no node, and the result does not require grad."),
+]
+
+
+def check_function_facts(answer):
+    """Exercise 3: a tuple of the 4 predictions of the table."""
+    return check_predictions(answer, FACT_QUESTIONS,
+                             what="a tuple of 4 predictions, e.g. ('xBackward', (True, True, True), 3, True)",
+                             note="A custom Function joins the graph exactly like a built-in op.")
+
+
+__all__ = ["FunctionCase", "check_function_class", "check_function_facts", "check_hypot", "check_sigmoid",
+           "function_on"]
