@@ -164,9 +164,59 @@ def _graph_explorer(page):
     assert "step 1 of " in after and "backward pass 1 starts" in after
 
 
+def _stride_explorer(page):
+    """Click element [1, 2] of y[::2, 1:]: its storage cell and the filled-in formula appear; then
+    the t() button makes a transposed view."""
+    view = page.locator(".tensorlab-stride-explorer").last      # the demo's last one: y[::2, 1:]
+    view.scroll_into_view_if_needed()
+    assert "is storage[" not in view.locator(".widget-html svg").first.inner_html()
+    view.get_by_title("y[::2, 1:][1, 2]", exact=True).click()
+    view.get_by_text("y[::2, 1:][1, 2] is storage[11]:").wait_for(timeout=10_000)
+    assert "offset + i*stride[0] + j*stride[1] = 1 + 1*8 + 2*1 = 11" in view.inner_html()
+    view.get_by_role("button", name="t()", exact=True).click()
+    view.get_by_text("y[::2, 1:].t()", exact=True).first.wait_for(timeout=10_000)
+
+
+def _broadcast_explorer(page):
+    """Click element [2, 1] of x + bias: the formula names the stored elements it reads; then the
+    Gradients toggle runs a real backward."""
+    view = page.locator(".tensorlab-broadcast-explorer").last   # the demo's last one: x + bias
+    view.scroll_into_view_if_needed()
+    view.get_by_title("(x + bias)[2, 1]", exact=True).click()
+    view.get_by_text("(x + bias)[2, 1] = x[2, 1] + bias[1] =", exact=False).wait_for(timeout=10_000)
+    view.get_by_role("button", name="Gradients", exact=True).click()
+    view.get_by_text("bias.grad == ones(4, 3).sum(dim=0): True").wait_for(timeout=10_000)
+
+
+def _module_explorer(page):
+    """Untick one parameter's requires_grad: its subtree's trainable count drops; an unknown name
+    typed into the box shows PyTorch's AttributeError inline."""
+    view = page.locator(".jupyter-widgets.tensorlab-module-explorer").first
+    view.scroll_into_view_if_needed()
+    view.get_by_title("requires_grad of classifier.1.weight", exact=True).click()
+    view.get_by_text("18,814 params, 11,134 trainable", exact=False).first.wait_for(timeout=10_000)
+    view.locator("input[type=text]").fill("features.7")
+    view.get_by_role("button", name="Freeze", exact=True).click()
+    view.locator(".tensorlab-error").get_by_text("Sequential has no attribute `7`", exact=False).wait_for(
+        timeout=10_000)
+
+
+def _training_monitor(page):
+    """A finished run: the progress line reached the end and the summary figure is drawn (live
+    redraws depend on time, so they are not clicked through here)."""
+    view = page.locator(".jupyter-widgets.tensorlab-training-monitor").first
+    view.scroll_into_view_if_needed()
+    assert view.locator("pre").first.inner_text().startswith("100%|")
+    assert view.locator("svg").count() >= 1
+
+
 # demo notebook -> what a learner would click, and how to tell the widget responded
 WIDGET_DEMOS = {
+    "broadcast_explorer.ipynb": _broadcast_explorer,
+    "module_explorer.ipynb": _module_explorer,
+    "training_monitor.ipynb": _training_monitor,
     "graph_explorer.ipynb": _graph_explorer,
+    "stride_explorer.ipynb": _stride_explorer,
 }
 
 
