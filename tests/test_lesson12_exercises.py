@@ -1,0 +1,195 @@
+"""Lesson 12's exercise checks accept the reference solutions and reject plausible wrong answers
+with a specific hint, with PyTorch installed and hidden alike."""
+import pytest
+
+import tensorlab as torch
+from coursekit import lesson12 as check
+from coursekit.libs import libraries
+from coursekit.solutions import lesson12 as solution
+from coursekit.testing import LIBRARY_MODES, library_mode
+from tensorlab import nn
+
+
+@pytest.fixture(params=LIBRARY_MODES)
+def mode(request):
+    context = library_mode(request.param)
+    if context is None:
+        pytest.skip("PyTorch is not installed")
+    with context:
+        yield request.param
+
+
+def test_every_check_accepts_its_solution(mode, capsys):
+    assert check.check_sequential(solution.predictions)
+    assert check.check_stack(solution.Stack)
+    assert check.check_convert(solution.convert)
+    assert capsys.readouterr().out.count("Correct!") == 3
+
+
+class SequentialStack(nn.Module):
+    """Another correct Stack: a Sequential of Linears (also registered), ReLU by hand."""
+
+    def __init__(self, sizes):
+        super(SequentialStack, self).__init__()      # the old spelling names the class
+        self.layers = nn.Sequential(*[nn.Linear(a, b) for a, b in zip(sizes[:-1], sizes[1:])])
+
+    def forward(self, x):
+        for layer in self.layers[:-1]:
+            x = layer(x).relu()
+        return self.layers[-1](x)
+
+
+def test_other_correct_answers_are_accepted(mode):
+    keys, n_params, n_modules, shape = solution.predictions
+    assert check.check_sequential((list(keys), n_params, n_modules, torch.Size(shape)))
+    assert check.check_stack(SequentialStack)
+    assert check.check_convert(lambda s: {k.replace("hidden.", "0.").replace("out.", "2."): v for k, v in s.items()})
+
+
+def test_class_on_runs_a_learner_class_on_every_library():
+    for _, library in libraries():
+        cls = check.class_on(library, SequentialStack)
+        model = cls([2, 3])
+        assert isinstance(model, library.nn.Module)
+        assert [n for n, _ in model.named_parameters()] == ["layers.0.weight", "layers.0.bias"]
+
+
+def test_stubs_get_a_fixed_message(mode):
+    def stub(state):
+        return ...
+
+    for verdict in (check.check_sequential(...), check.check_stack(...), check.check_convert(stub),
+                    check.check_convert(...)):
+        assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    # Flatten forgotten in the numbering, buffers counted as parameters, the model itself forgotten
+    ((("conv.weight", "conv.bias", "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var",
+       "bn.num_batches_tracked", "head.0.weight", "head.0.bias"), 9, 6, (144, 10)),
+     ["4 of 4", "Flatten is head.0", "BatchNorm's three buffers", "starts with the model itself",
+      "[out_features, in_features]"]),
+    # running statistics forgotten; ReLU given keys
+    ((("conv.weight", "conv.bias", "bn.weight", "bn.bias", "act.weight", "head.1.weight", "head.1.bias"), 6, 7,
+      (10, 144)), ["1 of 4", "ReLU has nothing to save"]),
+    ((("conv.weight", "conv.bias", "bn.weight", "bn.bias", "head.1.weight", "head.1.bias"), 6, 5, (10, 144)),
+     ["2 of 4", "running statistics are buffers", "head's own two children count too"]),
+    ((("conv.weight", "conv.bias", "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var",
+       "head.1.weight", "head.1.bias"), 6, 7, (10, 144)), ["num_batches_tracked"]),
+])
+def test_wrong_sequential_predictions(mode, answer, phrases):
+    verdict = check.check_sequential(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+class PlainList(nn.Module):
+    def __init__(self, sizes):
+        super().__init__()
+        self.layers = [nn.Linear(a, b) for a, b in zip(sizes[:-1], sizes[1:])]
+
+    def forward(self, x):
+        for layer in self.layers[:-1]:
+            x = torch.relu(layer(x))
+        return self.layers[-1](x)
+
+
+class ReluAfterLast(nn.Module):
+    def __init__(self, sizes):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(a, b) for a, b in zip(sizes[:-1], sizes[1:])])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = torch.relu(layer(x))
+        return x
+
+
+class NoRelu(ReluAfterLast):
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class ReluInTheList(nn.Module):
+    def __init__(self, sizes):
+        super().__init__()
+        layers = []
+        for a, b in zip(sizes[:-1], sizes[1:]):
+            layers += [nn.Linear(a, b), nn.ReLU()]
+        self.layers = nn.ModuleList(layers[:-1])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class OtherName(nn.Module):
+    def __init__(self, sizes):
+        super().__init__()
+        self.linears = nn.ModuleList([nn.Linear(a, b) for a, b in zip(sizes[:-1], sizes[1:])])
+
+    def forward(self, x):
+        for layer in self.linears[:-1]:
+            x = torch.relu(layer(x))
+        return self.linears[-1](x)
+
+
+class Swapped(nn.Module):
+    def __init__(self, sizes):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(b, a) for a, b in zip(sizes[:-1], sizes[1:])])
+
+    def forward(self, x):
+        return x
+
+
+class OnlyFirst(nn.Module):
+    def __init__(self, sizes):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(sizes[0], sizes[1])])
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (PlainList, ["parameters() is empty: `layers` is a Python list", "nn.ModuleList"]),
+    (ReluAfterLast, ["Stack([4, 8, 3])(x) differs", "No ReLU after the last layer"]),
+    (NoRelu, ["differs", "Apply torch.relu between the layers"]),
+    (ReluInTheList, ["layers.2.weight", "Only the Linear layers go in self.layers"]),
+    (OtherName, ["not layers.0.weight", "Keep the layers in `self.layers`"]),
+    (Swapped, ["layers.0.weight has shape (4, 8), expected (8, 4)", "nn.Linear(in_features, out_features)"]),
+    (OnlyFirst, ["state_dict keys are ['layers.0.weight', 'layers.0.bias'], expected"]),
+    (lambda sizes: None, ["should be a class"]),
+])
+def test_wrong_stacks(mode, answer, phrases):
+    verdict = check.check_stack(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+def _in_place(state):
+    for key in list(state):
+        state[key.replace("hidden", "0").replace("out", "2")] = state.pop(key)
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (lambda s: {k.replace("hidden", "0").replace("out", "1"): v for k, v in s.items()},
+     ['Missing key(s) in state_dict: "2.weight", "2.bias".', 'Unexpected key(s) in state_dict: "1.weight"',
+      "The ReLU is model[1]"]),
+    (lambda s: {k.replace("hidden", "0"): v for k, v in s.items()}, ["Every key must be renamed"]),
+    (lambda s: {k.replace("hidden", "2").replace("out", "0"): v for k, v in s.items()},
+     ["size mismatch for 0.weight", "hidden (4 -> 8) is model[0]"]),
+    (lambda s: {k.replace("hidden", "0").replace("out", "2"): v for k, v in s.items() if "weight" in k},
+     ['Missing key(s) in state_dict: "0.bias", "2.bias"', "weights and biases"]),
+    (_in_place, ["returned None", "Did you forget `return`?"]),
+    (lambda s: list(s.values()), ["returned a list of 4 items", "needs a dict of tensors"]),
+    (lambda s: s["hidden"], ["raised KeyError", "Loop over state.items()"]),
+])
+def test_wrong_conversions(mode, answer, phrases):
+    verdict = check.check_convert(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
