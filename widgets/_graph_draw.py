@@ -31,28 +31,40 @@ def _key_order(key):
 
 
 def layout(nodes, edges):
-    """{key: (x, y, width, height)} (top-left corners) and the canvas size, for ``nodes``
-    ({key: {"label", "kind"...}}) joined by ``edges`` ([(src, dst, attrs)], forward direction)."""
+    """Where to draw: ``(boxes, size, routes)``. ``boxes``: {key: (x, y, width, height)} (top-left
+    corners) for ``nodes`` ({key: {"label", "kind"...}}) joined by ``edges`` ([(src, dst, attrs)],
+    forward direction); ``size``: the canvas (width, height); ``routes``: {(src, dst): [(x, y)...]}
+    the points an edge passes through on its way across several layers (so it goes round the boxes
+    between its ends instead of through them: each crossed layer gets a thin invisible stand-in)."""
     import networkx as nx
 
     graph = nx.DiGraph()
     graph.add_nodes_from(sorted(nodes, key=_key_order))
     graph.add_edges_from((s, d) for s, d, _ in edges if s in nodes and d in nodes)
+    order = list(nx.lexicographical_topological_sort(graph, key=_key_order))
     layer = {}
-    for key in nx.lexicographical_topological_sort(graph, key=_key_order):
+    for key in order:
         layer[key] = max((layer[p] + 1 for p in graph.predecessors(key)), default=0)
-    for key in reversed(list(nx.lexicographical_topological_sort(graph, key=_key_order))):
+    for key in reversed(order):
         below = [layer[s] for s in graph.successors(key)]
         # a source (leaf, saved tensor), or a node fed only by sources (AccumulateGrad): move it down
         if below and all(graph.in_degree(p) == 0 for p in graph.predecessors(key)):
             layer[key] = max(layer[key], min(below) - 1)
-    rows = {}
-    for key in sorted(nodes, key=_key_order):
-        rows.setdefault(layer[key], []).append(key)
-    rows = [rows[i] for i in sorted(rows)]
+    chains = {}
+    for src, dst in sorted(graph.edges, key=lambda e: (_key_order(e[0]), _key_order(e[1]))):
+        if layer[dst] - layer[src] > 1:
+            chain = [f"{src}>{dst}#{n}" for n in range(layer[src] + 1, layer[dst])]
+            layer.update({v: layer[src] + 1 + i for i, v in enumerate(chain)})
+            graph.remove_edge(src, dst)
+            nx.add_path(graph, [src, *chain, dst])
+            chains[(src, dst)] = chain
+    rows = [[] for _ in range(max(layer.values(), default=-1) + 1)]
+    for key in sorted(layer, key=_key_order):
+        rows[layer[key]].append(key)
+    rows = [row for row in rows if row]
     _order_rows(rows, graph)
 
-    sizes = {key: box_size(nodes[key]) for key in nodes}
+    sizes = {key: box_size(nodes[key]) if key in nodes else (8, BOX_H) for key in layer}
     widths = [sum(sizes[k][0] for k in row) + BOX_GAP * (len(row) - 1) for row in rows]
     canvas_w = max(widths, default=0) + 2 * MARGIN
     boxes, y = {}, MARGIN
@@ -64,7 +76,10 @@ def layout(nodes, edges):
             boxes[key] = (x, y + (row_h - h), w, h)
             x += w + BOX_GAP
         y += row_h + LAYER_GAP
-    return boxes, (canvas_w, y - LAYER_GAP + MARGIN)
+    routes = {edge: [(boxes[v][0] + 4, boxes[v][1] + boxes[v][3] / 2) for v in chain]
+              for edge, chain in chains.items()}
+    boxes = {key: box for key, box in boxes.items() if key in nodes}
+    return boxes, (canvas_w, y - LAYER_GAP + MARGIN), routes
 
 
 def _order_rows(rows, graph, sweeps=4):
@@ -84,13 +99,13 @@ def _order_rows(rows, graph, sweeps=4):
             reorder(rows[i], neighbours, index)
 
 
-def draw(nodes, edges, boxes, size, state, note=None):
+def draw(nodes, edges, boxes, size, state, note=None, routes=None):
     """The SVG text of the graph at one moment of a replay.
 
-    ``state`` says what to colour: ``status`` {key: "ready"|"running"|"done"}, ``left`` {key:
-    dependencies still to arrive}, ``newest`` (the node just recorded), ``flow`` {(src, dst):
+    ``state`` says what to colour: ``status`` {key: "ready"|"running"|"done"|"failed"}, ``left``
+    {key: dependencies still to arrive}, ``newest`` (the node just recorded), ``flow`` {(src, dst):
     text on an edge a gradient just crossed}, ``accumulated`` (leaf keys whose ``.grad`` was
-    written), ``released`` (op keys whose saved tensors are freed)."""
+    written), ``released`` (op keys whose saved tensors are freed). ``routes`` as from layout()."""
     width, height = size
     extra = 18 if note else 0
     if note:
@@ -99,31 +114,23 @@ def draw(nodes, edges, boxes, size, state, note=None):
     if note:
         canvas.text(MARGIN, 13, note, anchor="start", fill=PALETTE["bad"], italic=True)
     dy = extra
-    status, left, flow = state.get("status", {}), state.get("left", {}), state.get("flow", {})
+    status, left, flow, routes = state.get("status", {}), state.get("left", {}), state.get("flow", {}), routes or {}
     for src, dst, attrs in edges:
         if src not in boxes or dst not in boxes:
             continue
         sx, sy, sw, sh = boxes[src]
         tx, ty, tw, _ = boxes[dst]
-        x1, y1, x2, y2 = sx + sw / 2, sy + sh + dy, tx + tw / 2, ty + dy
+        points = [(sx + sw / 2, sy + sh)] + routes.get((src, dst), []) + [(tx + tw / 2, ty - 1)]
+        points = [(x, y + dy) for x, y in points]
         saved = attrs["kind"] == "saved"
         crossed = (src, dst) in flow
         colour = PALETTE["running"] if crossed else (PALETTE["muted"] if saved else PALETTE["stroke"])
-        if y2 - y1 > LAYER_GAP + LEAF_H:
-            # an edge that skips layers bends out sideways, around the boxes between its ends
-            bend = 60 if x2 >= x1 else -60
-            span = (y2 - y1) / 2
-            canvas.path(f"M {num(x1)} {num(y1)} C {num(x1 + bend)} {num(y1 + span)} {num(x2 + bend)} "
-                        f"{num(y2 - span)} {num(x2)} {num(y2 - 1)}", stroke=colour,
-                        width=2.5 if crossed else 1, dash="3,3" if saved else None, arrow=not saved)
-            mid_x, mid_y = (x1 + x2) / 2 + 0.75 * bend, (y1 + y2) / 2
-        else:
-            canvas.line(x1, y1, x2, y2 - 1, stroke=colour, width=2.5 if crossed else 1,
-                        dash="3,3" if saved else None, arrow=not saved)
-            mid_x, mid_y = (x1 + x2) / 2, (y1 + y2) / 2
+        canvas.path("M " + " L ".join(f"{num(x)} {num(y)}" for x, y in points), stroke=colour,
+                    width=2.5 if crossed else 1, dash="3,3" if saved else None, arrow=not saved)
         label = flow.get((src, dst)) or _shape_label(attrs.get("shape"))
         if label and not saved:
-            canvas.text(mid_x + 4, mid_y + 4, label, anchor="start", size=9,
+            (x1, y1), (x2, y2) = points[-2], points[-1]   # beside the last stretch, above the arrow
+            canvas.text((x1 + x2) / 2 + 4, (y1 + y2) / 2 + 4, label, anchor="start", size=9,
                         fill=PALETTE["bad"] if crossed else PALETTE["muted"],
                         weight="bold" if crossed else None)
     for key in sorted(boxes, key=_key_order):
@@ -154,8 +161,8 @@ def _fill(node, key, status, state):
         if kind == "leaf" and key in state.get("accumulated", ()):
             return PALETTE["done"]
         return PALETTE[kind]
-    return {"ready": PALETTE["ready"], "running": PALETTE["running"],
-            "done": PALETTE["done"]}.get(status.get(key), PALETTE["op"])
+    return {"ready": PALETTE["ready"], "running": PALETTE["running"], "done": PALETTE["done"],
+            "failed": PALETTE["written"]}.get(status.get(key), PALETTE["op"])
 
 
 def _shape_label(shape):

@@ -115,7 +115,9 @@ class GraphExplorer(WidgetModel):
                 self.output.backward(gradient, retain_graph=retain_graph, create_graph=create_graph,
                                      inputs=inputs)
         except RuntimeError as error:
-            self.events.append({"kind": "error", "message": str(error)})
+            # the error belongs before the engine's closing "done": the node that raised failed
+            at = len(self.events) - 1 if self.events and self.events[-1]["kind"] == "done" else len(self.events)
+            self.events.insert(at, {"kind": "error", "message": str(error)})
             start = len(self.events)
         self._add_graph(self._created)
         self.goto(start)
@@ -206,7 +208,8 @@ class GraphExplorer(WidgetModel):
             record.update(node=key(e["node"]), variable=key(e["variable"]), grad=snapshot(e["grad"]),
                           total=snapshot(e["total"]))
         elif kind == "hook":
-            hook = getattr(e["hook"], "__qualname__", type(e["hook"]).__name__)
+            hook = "retain_grad" if e["hook"] is None else getattr(e["hook"], "__qualname__",
+                                                                      type(e["hook"]).__name__)
             record.update(node=key(e["node"]), which=e["which"], hook=hook,
                           result=snapshot(e["result"]) if isinstance(e["result"], Tensor) else None)
         elif kind == "release":
@@ -294,7 +297,8 @@ class GraphExplorer(WidgetModel):
             elif kind == "capture":
                 s["captured"][e["index"]] = e["grad"]
             elif kind == "hook":
-                s["hooks"].append(f"{e['which']} hook {e['hook']} on {self.name(node)}")
+                s["hooks"].append(f"{e['which']} hook {e['hook']} on {self.name(node)}"
+                                  if e["which"] != "retain_grad" else f"retain_grad on {self.name(node)}")
             elif kind == "release":
                 s["released"].add(node)
                 s["released"].update(k for k in self.nodes if k.startswith(node + ".s"))
@@ -304,6 +308,9 @@ class GraphExplorer(WidgetModel):
                 s.update(running=None, queue=[])
             elif kind == "error":
                 s["error"] = e["message"]
+                if s["running"] is not None:
+                    s["status"][s["running"]] = "failed"
+                    s["running"] = None
         return s
 
     def describe_step(self, position=None):
@@ -336,6 +343,8 @@ class GraphExplorer(WidgetModel):
         if kind == "capture":
             return head + f"autograd.grad captures {value_text(e['grad'])} for inputs[{e['index']}]"
         if kind == "hook":
+            if e["which"] == "retain_grad":
+                return head + f"retain_grad() keeps the gradient of {name(e['node'])}'s output in its .grad"
             return head + f"a {e['which']} hook ({e['hook']}) runs on {name(e['node'])}"
         if kind == "release":
             return head + (f"{name(e['node'])} frees the tensors it saved for backward "
@@ -381,10 +390,10 @@ class GraphExplorer(WidgetModel):
             nodes = {k: self.nodes[k] for k in subset}
             edges = [e for e in self.edges if e[0] in nodes and e[1] in nodes]
             self._layouts[subset] = _graph_draw.layout(nodes, edges)
-        boxes, size = self._layouts[subset]
+        boxes, size, routes = self._layouts[subset]
         shown = set(keys)
         boxes = {k: b for k, b in boxes.items() if k in shown}
-        return _graph_draw.draw(self.nodes, self.edges, boxes, size, s, note)
+        return _graph_draw.draw(self.nodes, self.edges, boxes, size, s, note, routes)
 
     def panel_html(self, position=None):
         s = self.state(position)
