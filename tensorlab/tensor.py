@@ -262,6 +262,13 @@ class Tensor(Conversions):
         return self
 
     @property
+    def volatile(self):
+        """Gone since PyTorch 0.4 (``no_grad()`` replaced it): always False, with PyTorch's warning."""
+        import warnings
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
+    @property
     def is_leaf(self):
         """Leaves are tensors the user made (or that need no grad); only leaves get ``.grad``."""
         return self.grad_fn is None

@@ -245,6 +245,16 @@ def test_variable_returns_a_tensor_and_volatile_warns(torch):
         with pytest.warns(UserWarning, match="volatile was removed and now has no effect"):
             t = m.autograd.Variable(m.ones(2), volatile=True)
         assert not t.requires_grad
+        with pytest.warns(UserWarning, match=r"volatile was removed \(Variable.volatile is always False\)"):
+            assert t.volatile is False
+
+
+def test_grad_variables_is_deprecated_in_pytorchs_words(torch):
+    for m in (tensorlab, torch):
+        y = m.ones(2, requires_grad=True)
+        with pytest.warns(FutureWarning, match="^`grad_variables` is deprecated. Use `grad_tensors` instead.$"):
+            m.autograd.backward(y.sum(), grad_variables=m.tensor(1.))
+        assert y.grad.tolist() == [1.0, 1.0]
 
 
 def test_printing_shows_the_grad_fn(torch):

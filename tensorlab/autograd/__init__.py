@@ -66,7 +66,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     The graph's saved tensors are freed unless ``retain_graph`` (default: ``create_graph``).
     """
     if grad_variables is not None:
-        warnings.warn("'grad_variables' is deprecated. Use 'grad_tensors' instead.", FutureWarning)
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.", FutureWarning)
         grad_tensors = grad_variables
     tensors = _as_tuple(tensors)
     grad_tensors = _as_tuple(grad_tensors) or (None,) * len(tensors)
