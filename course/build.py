@@ -73,11 +73,27 @@ def _kernel_environment():
     os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # plots stored inline
 
 
+def _merge_streams(outputs):
+    """One output per run of printing to the same stream: a busy kernel may split one ``print`` into
+    several chunks, which would make two builds of the same lesson differ."""
+    merged = []
+    for out in outputs:
+        previous = merged[-1] if merged else None
+        if (out.output_type == "stream" and previous is not None and previous.output_type == "stream"
+                and previous.name == out.name):
+            previous.text += out.text
+        else:
+            merged.append(out)
+    return merged
+
+
 def _tidy(nb):
     """Drop what changes from one machine or run to the next without meaning anything."""
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         cell.metadata.pop("collapsed", None)
+        if cell.cell_type == "code":
+            cell.outputs = _merge_streams(cell.outputs)
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     info = nb.metadata.get("language_info", {})
     info.pop("version", None)

@@ -70,3 +70,17 @@ def test_readme_lists_every_lesson(readme):
     begin, end = text.index(build.BEGIN), text.index(build.END)
     assert text[begin + len(build.BEGIN):end].strip() == build.lesson_index(build.INDEXES[readme]), \
         f"{readme.name}'s lesson list is stale: run `python course/build.py --index`"
+
+
+def test_build_merges_a_print_split_into_chunks():
+    """A busy kernel may deliver one print as two stream messages; the stored lesson must not
+    depend on that."""
+    outputs = [nbformat.v4.new_output("stream", name="stdout", text="step 1\nst"),
+               nbformat.v4.new_output("stream", name="stdout", text="ep 2\n"),
+               nbformat.v4.new_output("stream", name="stderr", text="warning\n"),
+               nbformat.v4.new_output("execute_result", data={"text/plain": "3"}, execution_count=1),
+               nbformat.v4.new_output("stream", name="stdout", text="after\n")]
+    merged = build._merge_streams(outputs)
+    assert [(o.output_type, o.get("name"), o.get("text")) for o in merged] == [
+        ("stream", "stdout", "step 1\nstep 2\n"), ("stream", "stderr", "warning\n"),
+        ("execute_result", None, None), ("stream", "stdout", "after\n")]
