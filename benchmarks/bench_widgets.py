@@ -7,6 +7,9 @@
   should differ by less than the noise.
 * ModuleExplorer: the static HTML of LeNet5, and one checkbox click in the live view (the model
   changes, then the whole view is redrawn from it).
+* GraphExplorer: recording a large training step (forward + backward of a 121-layer MLP, ~430
+  nodes), and one replay step redrawn in the live view, for the neighbourhood view and the whole
+  graph (the widget's targets: < 1 s to build, < 100 ms a step).
 
 Only tensorlab implementations: neither PyTorch nor NumPy has these widgets. The share of an epoch
 spent plotting is printed by ``python -m benchmarks.bench_widgets``, which trains 2 x 30 epochs
@@ -20,7 +23,7 @@ from tensorlab import nn, optim
 from tensorlab.utils.data import DataLoader
 from tensorlab.vision import datasets, models, training
 from tensorlab.vision import transforms as T
-from widgets import ModuleExplorer, TrainingMonitor
+from widgets import GraphExplorer, ModuleExplorer, TrainingMonitor
 
 BATCH = 32
 _normalize = T.Normalize(datasets.Digits.mean, datasets.Digits.std)
@@ -83,7 +86,43 @@ def _module_cases():
             ("ModuleExplorer LeNet5 checkbox click (freeze + redraw the view)", {"tensorlab": click})]
 
 
-CASES = _monitor_cases() + _module_cases()
+def _deep_mlp_step(explorer_max_nodes=60):
+    """Record one training step of a 121-layer MLP (about 430 graph nodes, 1,350 engine events)."""
+    tensorlab.manual_seed(0)
+    layers = []
+    for _ in range(60):
+        layers += [nn.Linear(16, 16), nn.ReLU()]
+    model = nn.Sequential(*layers, nn.Linear(16, 10))
+    x, y = tensorlab.randn(8, 16), tensorlab.randint(0, 10, (8,))
+
+    def record():
+        model.zero_grad()
+        with GraphExplorer.record(params=model, max_nodes=explorer_max_nodes) as explorer:
+            nn.functional.cross_entropy(model(x), y).backward()
+        return explorer
+    return record
+
+
+def _graph_cases():
+    """GraphExplorer on a large graph: recording a step (forward + backward), and one step of the
+    replay redrawn (state folded from the events, SVG and side panel), both as the neighbourhood
+    view (max_nodes=60, the default) and as the whole ~430-node graph."""
+    record = _deep_mlp_step()
+    around, whole = record(), _deep_mlp_step(explorer_max_nodes=1000)()
+    for explorer in (around, whole):
+        explorer.widget
+        explorer.goto(len(explorer.events) // 2)
+
+    def redraw(explorer):
+        def step():
+            explorer.goto(len(explorer.events) // 2 + (explorer.position + 1) % 40)
+        return step
+    return [("GraphExplorer record an MLP training step (~430 nodes)", {"tensorlab": record}),
+            ("GraphExplorer step redraw, neighbourhood of ~430 nodes", {"tensorlab": redraw(around)}),
+            ("GraphExplorer step redraw, whole ~430-node graph", {"tensorlab": redraw(whole)})]
+
+
+CASES = _monitor_cases() + _module_cases() + _graph_cases()
 
 
 def plotting_overhead(epochs=30):
