@@ -252,7 +252,8 @@ def tensor_repr(t, tensor_contents=None):
     if tensor_contents is not None:
         body = tensor_contents
     if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+        # the node's class name, as PyTorch prints it: CopySlices, not name()'s torch::autograd::CopySlices
+        suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     text = _add_suffixes(prefix + body, suffixes, indent)

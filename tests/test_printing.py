@@ -258,3 +258,17 @@ def test_reduction_return_types_print_like_torch(torch, rng, name):
     ours = getattr(tensorlab, name)(tensorlab.tensor(data, requires_grad=True), 0)
     theirs = getattr(torch, name)(torch.tensor(data, requires_grad=True), 0)
     assert repr(ours) == repr(theirs) and str(ours) == str(theirs)
+
+
+def test_grad_fn_is_printed_by_its_class_name_as_pytorch_does(torch):
+    """C++ nodes have a namespaced name() (torch::autograd::CopySlices) but print as their class."""
+    printed = []
+    for m in (tensorlab, torch):
+        x = m.tensor([1., 2.], requires_grad=True)
+        y = x.clone()
+        y[0].mul_(2)
+        z = m.zeros(2)
+        z.copy_(x)
+        printed.append((repr(y), repr(z), y.grad_fn.name(), z.grad_fn.name()))
+    assert printed[0] == printed[1]
+    assert printed[0][0] == "tensor([2., 2.], grad_fn=<CopySlices>)"
