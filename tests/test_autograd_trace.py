@@ -125,7 +125,10 @@ def test_networkx_export_matches_the_known_graph():
                     ("MulBackward0", "ExpBackward0"), ("ExpBackward0", "AddBackward0"),
                     ("AddBackward0", "SumBackward0"), ("SumBackward0", "()")}
     saved = sorted(labels[a] for a, b, d in g.edges(data=True) if d["kind"] == "saved")
-    assert saved == ["result\n(2)", "saved[0]\n(2)", "saved[1]\n(2)"]
+    assert saved == ["result\n(2)", "w\n(2)", "x\n(2)"]      # saved parameters go by their names
+    unnamed = to_networkx(loss, params={"x": x})
+    assert sorted(d["label"] for _, d in unnamed.nodes(data=True) if d["kind"] == "saved") == \
+        ["result\n(2)", "saved[1]\n(2)", "x\n(2)"]
     mul_in = sorted((labels[a], d["input_nr"]) for a, b, d in g.in_edges(by_label["MulBackward0"], data=True)
                     if d["kind"] == "flow")
     assert mul_in == [("AccumulateGrad", 0), ("AccumulateGrad", 1)]

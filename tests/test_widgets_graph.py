@@ -177,8 +177,13 @@ def test_in_place_on_a_view_shows_copyslices():
         x = leaf.clone()
         x[0].mul_(5)
         x.sum().backward()
-    assert "CopySlices" in {n["label"] for n in g.nodes.values()}
+    # as in PyTorch, CopySlices stands for the in-place MulBackward0 it wraps; the view's replaced
+    # history (SelectBackward0) is a dead end that backward never reaches, so it is not drawn
+    ops = sorted(n["label"] for n in g.nodes.values() if n["kind"] == "op")
+    assert ops == ["AccumulateGrad", "CloneBackward0", "CopySlices", "SumBackward0"]
     assert any("CopySlices" == g.name(e["node"]) for e in g.events if e["kind"] == "run")
+    assert [e["name"] for e in g.events if e["kind"] == "record"][:3] == \
+        ["CloneBackward0", "SelectBackward0", "MulBackward0"]   # ... though the forward pass made them
     np.testing.assert_allclose(leaf.grad.numpy(), [5., 1., 1.])
 
 
@@ -195,6 +200,9 @@ def test_autograd_grad_with_create_graph_records_the_second_order_graph():
     # nodes recorded *during* the first backward: backward itself built the second-order graph
     assert any(k == "record" for k in kinds[first_graph:second_graph])
     np.testing.assert_allclose(x.grad.numpy(), [6., 12.])
+    # autograd.grad stops at its input: the AccumulateGrad it reached is not left looking queued
+    end_of_first = first_graph + kinds[first_graph:].index("done") + 1
+    assert "ready" not in g.state(end_of_first)["status"].values()
     assert "captured by autograd.grad" in g.panel_html(first_graph + kinds[first_graph:].index("capture") + 1)
 
 

@@ -79,7 +79,8 @@ def layout(nodes, edges):
     routes = {edge: [(boxes[v][0] + 4, boxes[v][1] + boxes[v][3] / 2) for v in chain]
               for edge, chain in chains.items()}
     boxes = {key: box for key, box in boxes.items() if key in nodes}
-    return boxes, (canvas_w, y - LAYER_GAP + MARGIN), routes
+    # room on the right for the shape written beside an edge of the rightmost box
+    return boxes, (canvas_w + 40, y - LAYER_GAP + MARGIN), routes
 
 
 def _order_rows(rows, graph, sweeps=4):

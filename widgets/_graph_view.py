@@ -25,8 +25,10 @@ class GraphView(w.VBox):
         self.backward_button = w.Button(description="Run backward", button_style="warning",
                                         layout=w.Layout(width="120px", display="" if model.output is not None
                                                         else "none"))
-        self.drawing = w.HTML(layout=w.Layout(overflow="auto", max_height="560px", flex="1 1 auto"))
-        self.panel = w.HTML(layout=w.Layout(min_width="280px", max_width="420px"))
+        # the drawing scrolls inside its box when it is larger; the panel wraps below a wide drawing
+        self.drawing = w.HTML(layout=w.Layout(overflow="auto", max_height="560px", max_width="100%",
+                                              flex="0 1 auto"))
+        self.panel = w.HTML(layout=w.Layout(min_width="280px", max_width="420px", flex="1 1 280px"))
         self.panel.add_class("tensorlab-panel")
         self.back_button.on_click(lambda _: model.back())
         self.step_button.on_click(lambda _: model.step())
@@ -35,7 +37,8 @@ class GraphView(w.VBox):
         self.slider.observe(self._on_slider, names="value")
         controls = w.HBox([self.play, self.slider, self.back_button, self.step_button, self.reset_button,
                            self.backward_button])
-        super().__init__([controls, w.HBox([self.drawing, self.panel]), self.speed])
+        body = w.HBox([self.drawing, self.panel], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
+        super().__init__([controls, body, self.speed])
         self.add_class("tensorlab-graph-explorer")
         self.update()
 

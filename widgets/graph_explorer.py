@@ -87,6 +87,7 @@ class GraphExplorer(WidgetModel):
         self.nodes, self.edges = {}, []
         self._keys, self._alive, self._edge_seen = {}, [], set()
         self._created, self._created_at, self._passes = [], {}, 0
+        self._before_first_pass = 0     # how many nodes were made before the first backward pass
         self._layouts = {}
         if output is not None:
             self._add_graph(list(output) if isinstance(output, (list, tuple)) else [output])
@@ -102,7 +103,10 @@ class GraphExplorer(WidgetModel):
             with trace_forward(explorer._on_forward), trace_backward(explorer._on_backward):
                 yield explorer
         finally:
-            explorer._add_graph(explorer._created)
+            # Nodes made before the first backward pass and not reached by it are dead ends -- a view's
+            # history replaced by an in-place op, a result thrown away -- and are not drawn. Nodes
+            # made during or after a pass (create_graph, more forward code) are.
+            explorer._add_graph(explorer._created[explorer._before_first_pass:])
             explorer._add_sink_outputs()
             explorer.refresh()
 
@@ -169,8 +173,11 @@ class GraphExplorer(WidgetModel):
 
     def _on_forward(self, event):
         node = event["node"]
-        created = [node] + [o.grad_fn for o in event["outputs"]
-                            if isinstance(o, Tensor) and o.grad_fn is not None and o.grad_fn is not node]
+        grad_fns = [o.grad_fn for o in event["outputs"] if isinstance(o, Tensor) and o.grad_fn is not None]
+        # an in-place op on a view hands its output a CopySlices that wraps the op's node (as in
+        # PyTorch, the wrapped node is not a node of the graph): show the CopySlices instead
+        created = [node] if not grad_fns or node in grad_fns else []
+        created += [fn for fn in grad_fns if fn is not node]
         for nxt, _ in node.next_functions:   # a leaf's AccumulateGrad appears with its first use
             if isinstance(nxt, AccumulateGrad) and id(nxt) not in self._keys:
                 created += [nxt, nxt.variable]
@@ -189,10 +196,12 @@ class GraphExplorer(WidgetModel):
         record = {"kind": kind}
         if kind == "graph":
             self._passes += 1
+            if self._passes == 1:
+                self._before_first_pass = len(self._created)
             self._keys[id(e["root"])] = "root"
             self._alive.append(e["root"])
             roots = [n for n, _ in e["root"].next_functions if n is not None]
-            self._add_graph(self._created + roots)
+            self._add_graph(roots)   # now, before the pass frees what the nodes saved
             record.update(number=self._passes, dependencies={key(n): c for n, c in e["dependencies"].items()},
                           roots=[key(n) for n in roots])
         elif kind == "ready":
@@ -305,6 +314,8 @@ class GraphExplorer(WidgetModel):
             elif kind == "done":
                 if s["running"] is not None:
                     s["status"][s["running"]] = "done"
+                # nodes queued but never run (autograd.grad stops at its inputs) are simply left over
+                s["status"] = {k: v for k, v in s["status"].items() if v != "ready"}
                 s.update(running=None, queue=[])
             elif kind == "error":
                 s["error"] = e["message"]

@@ -6,7 +6,7 @@
 - ``op``      a Node (``MulBackward0``...), labelled with its name;
 - ``leaf``    a tensor that requires grad, drawn above its ``AccumulateGrad`` (named from ``params``);
 - ``output``  a tensor you asked about, drawn below its ``grad_fn``;
-- ``saved``   a tensor a node keeps for backward (with its shape) --
+- ``saved``   a tensor a node keeps for backward (with its shape; named from ``params`` if it is one) --
 
 and the edges between them. Edges point the way the forward pass ran (input -> op -> output), like
 torchviz's pictures; gradients flow against them. ``to_networkx`` and ``to_dot`` only lay that data
@@ -80,7 +80,7 @@ def describe(outputs, params=None, show_saved=True):
                 if saved is None:
                     continue
                 shape = tuple(saved.tensor._shape)
-                what = "result" if saved.is_output else f"saved[{k}]"
+                what = "result" if saved.is_output else names.get(id(saved.tensor), f"saved[{k}]")
                 edges.append((add(saved, "saved", f"{what}\n{_shape_text(shape)}", shape), key,
                               {"kind": "saved", "shape": shape}))
     for t in outputs:
