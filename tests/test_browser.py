@@ -7,9 +7,9 @@ to test-results/ (the README's gallery is made from them).
 Needs Debian's Chromium (``apt-get install chromium``) and the Playwright Python package (the dev
 extra); Playwright's own browser download is never used. Skipped cleanly when either is missing.
 
-The same code makes the README's screenshot:
+The same code makes the README's screenshot and its gallery of widgets:
 
-    .venv/bin/python tests/test_browser.py --screenshot docs/screenshot.png
+    .venv/bin/python tests/test_browser.py --screenshot docs/screenshot.png --gallery docs/gallery
 """
 from __future__ import annotations
 
@@ -158,10 +158,12 @@ def _click_and_compare(page, button, drawing_css):
 
 def _graph_explorer(page):
     """Step the backward pass: the drawing and the step text change."""
+    view = page.locator(".tensorlab-graph-explorer").first
     _, after = _click_and_compare(page, "Reset", ".tensorlab-graph-explorer")
     assert "<svg" in after and "step 0 of " in after
     _, after = _click_and_compare(page, "Step", ".tensorlab-graph-explorer")
     assert "step 1 of " in after and "backward pass 1 starts" in after
+    return view
 
 
 def _stride_explorer(page):
@@ -175,6 +177,7 @@ def _stride_explorer(page):
     assert "offset + i*stride[0] + j*stride[1] = 1 + 1*8 + 2*1 = 11" in view.inner_html()
     view.get_by_role("button", name="t()", exact=True).click()
     view.get_by_text("y[::2, 1:].t()", exact=True).first.wait_for(timeout=10_000)
+    return view
 
 
 def _broadcast_explorer(page):
@@ -186,6 +189,7 @@ def _broadcast_explorer(page):
     view.get_by_text("(x + bias)[2, 1] = x[2, 1] + bias[1] =", exact=False).wait_for(timeout=10_000)
     view.get_by_role("button", name="Gradients", exact=True).click()
     view.get_by_text("bias.grad == ones(4, 3).sum(dim=0): True").wait_for(timeout=10_000)
+    return view
 
 
 def _module_explorer(page):
@@ -199,6 +203,7 @@ def _module_explorer(page):
     view.get_by_role("button", name="Freeze", exact=True).click()
     view.locator(".tensorlab-error").get_by_text("Sequential has no attribute `7`", exact=False).wait_for(
         timeout=10_000)
+    return view
 
 
 def _training_monitor(page):
@@ -208,6 +213,7 @@ def _training_monitor(page):
     view.scroll_into_view_if_needed()
     assert view.locator("pre").first.inner_text().startswith("100%|")
     assert view.locator("svg").count() >= 1
+    return view
 
 
 # demo notebook -> what a learner would click, and how to tell the widget responded
@@ -234,11 +240,10 @@ def browser_page():
             browser.close()
 
 
-@pytest.mark.browser
-@pytest.mark.slow
-@pytest.mark.parametrize("notebook", sorted(WIDGET_DEMOS))
-def test_widget_demo_renders_and_responds(browser_page, notebook):
-    browser, base, token = browser_page
+def run_demo(browser, base, token, notebook, out_dir=RESULTS):
+    """Open a widget demo, run it, check its widgets rendered, click through its interaction and
+    save two pictures in ``out_dir``: the widget (``<name>.png``, the README's gallery) and the
+    page (``<name>-page.png``). Returns the JavaScript errors the page logged about widgets."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     errors = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -250,15 +255,38 @@ def test_widget_demo_renders_and_responds(browser_page, notebook):
         assert "Error displaying widget" not in notebook_panel.inner_text()
         assert notebook_panel.locator(
             ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
-        WIDGET_DEMOS[notebook](page)
-        RESULTS.mkdir(exist_ok=True)
-        page.locator(".jp-OutputArea-output .widget-box").first.scroll_into_view_if_needed()
+        view = WIDGET_DEMOS[notebook](page)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        view.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
-        page.screenshot(path=str(RESULTS / notebook.replace(".ipynb", ".png")))
-        widget_errors = [e for e in errors if "widget" in e.lower() or "Uncaught" in e]
-        assert not widget_errors, widget_errors
+        name = notebook.replace(".ipynb", "")
+        view.screenshot(path=str(out_dir / f"{name}.png"))
+        page.screenshot(path=str(out_dir / f"{name}-page.png"))
+        return [e for e in errors if "widget" in e.lower() or "Uncaught" in e]
     finally:
         page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("notebook", sorted(WIDGET_DEMOS))
+def test_widget_demo_renders_and_responds(browser_page, notebook):
+    browser, base, token = browser_page
+    widget_errors = run_demo(browser, base, token, notebook)
+    assert not widget_errors, widget_errors
+
+
+def gallery(out_dir):
+    """Pictures of every widget demo after its interaction, for the README's gallery."""
+    from playwright.sync_api import sync_playwright
+    with jupyterlab(extra={"demos": DEMOS}) as (base, token), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        try:
+            for notebook in sorted(WIDGET_DEMOS):
+                run_demo(browser, base, token, notebook, out_dir)
+                (out_dir / notebook.replace(".ipynb", "-page.png")).unlink()
+        finally:
+            browser.close()
 
 
 def screenshot(path):
@@ -279,6 +307,11 @@ def screenshot(path):
 
 if __name__ == "__main__":
     import argparse
-    parser = argparse.ArgumentParser(description="Screenshot of the welcome lesson in JupyterLab")
-    parser.add_argument("--screenshot", type=Path, required=True, help="PNG file to write")
-    screenshot(parser.parse_args().screenshot)
+    parser = argparse.ArgumentParser(description="Screenshots of the course in JupyterLab, for the README")
+    parser.add_argument("--screenshot", type=Path, help="PNG file to write: the welcome lesson")
+    parser.add_argument("--gallery", type=Path, help="folder to write a picture of each widget into")
+    args = parser.parse_args()
+    if args.screenshot:
+        screenshot(args.screenshot)
+    if args.gallery:
+        gallery(args.gallery)
