@@ -345,3 +345,16 @@ def test_lesson_01_validates_with_pytorch_hidden(tmp_path):
          "--nbval-sanitize-with", "course/sanitize.cfg", "course/01_tensors.ipynb"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+@pytest.mark.parametrize("snippet", [
+    "torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU())",
+    "(torch.ones(2, requires_grad=True) * 2).grad_fn",
+])
+def test_modules_and_nodes_agree_when_they_print_the_same(torch, snippet):
+    """A Module or a grad_fn as a cell's last value: == between libraries is identity, so they are
+    compared by what they print."""
+    from coursekit.crosscheck import compare, run
+    assert compare(run(snippet, tensorlab), run(snippet, torch)) == []
+    differs = compare(run("torch.nn.Linear(2, 3)", tensorlab), run("torch.nn.Linear(2, 4)", torch))
+    assert differs and "prints as" in differs[0]
