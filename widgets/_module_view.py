@@ -53,8 +53,12 @@ class ModuleView(w.VBox):
 
     def _build_node(self, node, depth):
         name = node["name"]
-        toggle = w.Button(description="▾" if depth < self.model.expand_depth else "▸",
-                          layout=self._toggle_layout, style=self._button_style, tooltip=f"open or close {name or 'the model'}")
+        # a module with nothing inside (ReLU) has nothing to open: its button stays blank
+        empty = not (node["parameters"] or node["buffers"] or node["children"])
+        opened = empty or depth < self.model.expand_depth
+        toggle = w.Button(description="" if empty else "▾" if opened else "▸", disabled=empty,
+                          layout=self._toggle_layout, style=self._button_style,
+                          tooltip="" if empty else f"open or close {name or 'the model'}")
         box = self._checkbox(name)
         header = self._html()
         rows = []
@@ -65,8 +69,7 @@ class ModuleView(w.VBox):
         hooks = w.VBox(layout=self._plain)
         rows.append(hooks)
         rows += [self._build_node(child, depth + 1) for child in node["children"]]
-        body = w.VBox(rows, layout=w.Layout(margin="0 0 0 30px",
-                                            display="" if depth < self.model.expand_depth else "none"))
+        body = w.VBox(rows, layout=w.Layout(margin="0 0 0 30px", display="" if opened else "none"))
         toggle.on_click(lambda _: self._toggle(name))
         self.nodes[name] = {"toggle": toggle, "box": box, "header": header, "body": body, "hooks": hooks,
                             "rows": rows}
