@@ -401,3 +401,26 @@ def _same_error(torch, build):
         build(tensorlab)
     assert type(ours.value) is type(theirs.value), (ours.value, theirs.value)
     assert str(ours.value) == str(theirs.value)
+
+
+def test_needs_input_grad_is_reported_even_when_nothing_is_recorded(torch):
+    """PyTorch fills ctx.needs_input_grad from requires_grad, also under no_grad."""
+    seen = {}
+    for m in (tensorlab, torch):
+        class Scale(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b, k):
+                seen.setdefault(m.__name__, []).append(tuple(ctx.needs_input_grad))
+                return a * k
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, None, None
+
+        x = m.ones(2, requires_grad=True)
+        Scale.apply(x, m.ones(2), 3)
+        with m.no_grad():
+            Scale.apply(x, m.ones(2), 3)
+        Scale.apply(m.ones(2), m.ones(2), 3)
+    assert seen["tensorlab"] == seen["torch"] == [(True, False, False), (True, False, False),
+                                                  (False, False, False)]

@@ -60,16 +60,6 @@ def trace_forward(callback):
         _forward_observers.remove(callback)
 
 
-class _NoGrads(tuple):
-    """``needs_input_grad`` when nothing is recorded: False for every argument."""
-
-    def __getitem__(self, i):
-        return False
-
-
-_NO_GRADS = _NoGrads()
-
-
 class BackwardFunction(Node):
     """The node (and ctx) of one call of a Function: named ``<Function>Backward``."""
 
@@ -77,7 +67,8 @@ class BackwardFunction(Node):
     # True for tensorlab's own ops, which act like PyTorch's C++ nodes: their repr has no module path,
     # and the engine skips them when no gradient at all arrives (a custom Function still runs).
     _builtin = False
-    needs_input_grad = _NO_GRADS  # one bool per forward argument, while recording
+    _needs_input_grad = None      # one bool per forward argument, set when the node is recorded
+    _args = ()                    # the arguments of an unrecorded call (for needs_input_grad only)
     _to_save = ()
     _dirty = ()
     _non_differentiable = ()
@@ -88,6 +79,14 @@ class BackwardFunction(Node):
         if self._builtin:
             return super().__repr__()
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
+    @property
+    def needs_input_grad(self):
+        """One bool per forward argument: does it require grad? (As in PyTorch, also inside
+        ``no_grad()``, where nothing is recorded.)"""
+        if self._needs_input_grad is None:
+            return tuple([isinstance(a, _t.Tensor) and a._requires_grad for a in self._args])
+        return self._needs_input_grad
 
     @property
     def input_shapes(self):
@@ -204,15 +203,18 @@ class Function:
         if not needs and not cls._uses_setup_context:
             # Nothing will be recorded: no input requires grad, so no op inside forward can record
             # either, and grad mode need not be switched. (The common case in evaluation and updates.)
+            node._args = args
             outputs = cls.forward(node, *args, **kwargs)
             if node._dirty:
                 _mark_dirty_outputs(node, outputs)
             return outputs
         if needs:
             node._seq_nr = next(_sequence)
-            node.needs_input_grad = tuple([isinstance(a, _Tensor) and a._requires_grad for a in args])
+            node._needs_input_grad = tuple([isinstance(a, _Tensor) and a._requires_grad for a in args])
             if anomaly_mode._enabled:
                 node._anomaly_trace = "".join(traceback.format_stack()[:-1])
+        else:
+            node._args = args
         state.enabled = False
         try:
             if cls._uses_setup_context:
