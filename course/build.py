@@ -10,7 +10,9 @@ written back with its sources untouched. Lessons seed every random generator the
 second build gives the same outputs; `make test` then checks them with nbval.
 
 The lesson lists in README.md and course/README.md (between the ``lessons:begin``/``lessons:end``
-markers) are rebuilt from each notebook's first heading; tests/test_notebooks.py checks them.
+markers) are rebuilt from the notebooks: README.md lists titles; course/README.md is the course
+index, with each lesson's goals, widgets, exercises and estimated time (see ``facts``).
+tests/test_notebooks.py checks both.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ COURSE = Path(__file__).resolve().parent
 ROOT = COURSE.parent
 README = ROOT / "README.md"
 INDEXES = {ROOT / "README.md": "course/", COURSE / "README.md": ""}  # file -> link prefix
+DETAILED = {COURSE / "README.md"}  # these carry the course index (goals, widgets, exercises, time)
 LESSON_GLOB = "[0-9][0-9]_*.ipynb"
 BEGIN, END = "<!-- lessons:begin -->", "<!-- lessons:end -->"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -53,13 +56,58 @@ def lesson_index(prefix="course/"):
     return "\n".join(lines) if lines else "- (no lessons yet)"
 
 
+WIDGETS = ("StrideExplorer", "BroadcastExplorer", "GraphExplorer", "ModuleExplorer", "TrainingMonitor")
+
+
+def facts(notebook_path):
+    """What the course index says of one lesson, read from the notebook itself: its goals (the
+    bullets under "You will learn to"), the widgets its code uses, its exercises (``check_*`` calls)
+    and an estimated time -- reading at 150 words a minute, half a minute per code cell, six minutes
+    per exercise, rounded up to five minutes."""
+    import math
+    import nbformat
+    nb = nbformat.read(notebook_path, as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    goals, in_goals = [], False
+    for line in text.splitlines():
+        if re.match(r"\*\*You will learn", line):
+            in_goals = True
+        elif in_goals and line.startswith("- "):
+            goals.append(line[2:].strip())
+        elif in_goals and line.startswith("  ") and goals:
+            goals[-1] += " " + line.strip()
+        elif in_goals and line.strip() and goals:
+            in_goals = False
+    exercises = len(re.findall(r"^check_\w+\(", code, flags=re.MULTILINE))
+    cells = sum(1 for c in nb.cells if c.cell_type == "code")
+    minutes = len(text.split()) / 150 + cells / 2 + 6 * exercises
+    return {"title": title(notebook_path), "goals": goals,
+            "widgets": [w for w in WIDGETS if re.search(rf"\b{w}\b", code)],
+            "exercises": exercises, "minutes": max(5, 5 * math.ceil(minutes / 5))}
+
+
+def course_index(prefix=""):
+    """The detailed lesson list of course/README.md: per lesson, its time, widgets, exercises and goals."""
+    parts = []
+    for p in lessons():
+        f = facts(p)
+        about = [f"~{f['minutes']} min"] + [f"`{w}`" for w in f["widgets"]]
+        if f["exercises"]:
+            about.append(f"{f['exercises']} exercise{'s' if f['exercises'] > 1 else ''}")
+        parts.append(f"- **[{f['title']}]({prefix}{p.name})** -- {' · '.join(about)}")
+        parts += [f"  - {goal}" for goal in f["goals"]]
+    return "\n".join(parts) if parts else "- (no lessons yet)"
+
+
 def update_readme(readme=README, prefix="course/"):
     """Rewrite the lesson list in ``readme``; returns True when the file changed."""
     text = readme.read_text(encoding="utf-8")
     pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.DOTALL)
     if not pattern.search(text):
         raise SystemExit(f"{readme}: markers {BEGIN} ... {END} not found")
-    new = pattern.sub(lambda _: f"{BEGIN}\n{lesson_index(prefix)}\n{END}", text)
+    listing = course_index(prefix) if readme in DETAILED else lesson_index(prefix)
+    new = pattern.sub(lambda _: f"{BEGIN}\n{listing}\n{END}", text)
     if new != text:
         readme.write_text(new, encoding="utf-8")
     return new != text

@@ -68,8 +68,16 @@ def test_lesson_has_a_title(path):
 def test_readme_lists_every_lesson(readme):
     text = readme.read_text(encoding="utf-8")
     begin, end = text.index(build.BEGIN), text.index(build.END)
-    assert text[begin + len(build.BEGIN):end].strip() == build.lesson_index(build.INDEXES[readme]), \
+    expected = (build.course_index if readme in build.DETAILED else build.lesson_index)(build.INDEXES[readme])
+    assert text[begin + len(build.BEGIN):end].strip() == expected, \
         f"{readme.name}'s lesson list is stale: run `python course/build.py --index`"
+
+
+@pytest.mark.parametrize("path", [p for p in LESSONS if p.name != "00_welcome.ipynb"], ids=lambda p: p.name)
+def test_lesson_states_its_goals_for_the_course_index(path):
+    facts = build.facts(path)
+    assert len(facts["goals"]) >= 2, f"{path.name}: its first cell needs '**You will learn to**' and goals"
+    assert facts["minutes"] >= 5
 
 
 def test_build_merges_a_print_split_into_chunks():
