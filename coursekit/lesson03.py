@@ -1,0 +1,189 @@
+"""Exercise checks of course/03_views_and_broadcasting.ipynb (reference solutions:
+coursekit/solutions/lesson03.py).
+
+    >>> _ = check_shapes(solution.shapes)
+    Correct! Line the shapes up on the right; each pair must be equal or contain a 1.
+"""
+from .check import Case, Question, check_function, check_predictions
+from .compare import is_tensor, shares_memory
+from .solutions import lesson03 as solution
+
+
+# -- exercise 1: view or copy? ----------------------------------------------------------------------
+
+def _shares(expression):
+    def compute(torch):
+        x = torch.arange(12).view(3, 4)
+        return shares_memory(x, expression(x))
+    return compute
+
+
+VIEW_QUESTIONS = [
+    Question("x.t().reshape(12)", _shares(lambda x: x.t().reshape(12)),
+             "Read row by row, x.t() visits storage positions 0, 4, 8, 1, 5, ... -- no single stride walks "
+             "that, so reshape has to copy (view would raise)."),
+    Question("x.t().reshape(2, 2, 3)", _shares(lambda x: x.t().reshape(2, 2, 3)),
+             "Only dim 0 of x.t() (size 4, stride 1) is split, into (2, 2) with strides (2, 1); dim 1 keeps "
+             "stride 4. Splitting a dim never needs a copy -- reshape copies only when no strides can work."),
+    Question("x[:, :2].reshape(6)", _shares(lambda x: x[:, :2].reshape(6)),
+             "x[:, :2] reads 0, 1, then jumps to 4, 5, then 8, 9: the gaps between rows mean that flattening "
+             "cannot be one stride -- a copy."),
+    Question("x[:2].reshape(8)", _shares(lambda x: x[:2].reshape(8)),
+             "The first two rows are positions 0..7, back to back: that part of x is contiguous, so the "
+             "reshape is a view."),
+    Question("x.contiguous()", _shares(lambda x: x.contiguous()),
+             "x is already contiguous, and contiguous() then returns x itself."),
+    Question("x.t().contiguous()", _shares(lambda x: x.t().contiguous()),
+             "x.t() is not contiguous, so contiguous() copies it into a new row-major storage."),
+    Question("x.unsqueeze(0).expand(2, 3, 4)", _shares(lambda x: x.unsqueeze(0).expand(2, 3, 4)),
+             "expand never copies: the new dim gets stride 0, so both 'copies' read the same storage."),
+    Question("x.repeat(2, 1)", _shares(lambda x: x.repeat(2, 1)),
+             "repeat really writes the elements again into a new, bigger storage; expand is the one that does "
+             "not copy."),
+]
+
+
+def check_views(answer):
+    """Exercise 1: 8 booleans, True where the result shares x's storage."""
+    return check_predictions(answer, VIEW_QUESTIONS,
+                             what="a tuple of 8 booleans (True: shares x's storage), one per line of the table",
+                             note="reshape is a view whenever some strides can describe the result, and "
+                                  "copies only when none can.")
+
+
+# -- exercise 2: broadcast shapes -----------------------------------------------------------------------
+
+def _broadcast(a, b):
+    def compute(torch):
+        try:
+            return tuple((torch.zeros(a) + torch.zeros(b)).shape)
+        except RuntimeError:
+            return "error"
+    return compute
+
+
+def _why_shape(hint):
+    def why(predicted, truth):
+        if truth == "error":
+            return hint + " So a + b raises a RuntimeError: answer \"error\"."
+        if predicted == "error":
+            return hint + " They do broadcast."
+        return hint
+    return why
+
+
+SHAPE_QUESTIONS = [
+    Question("(3, 1) + (4,)", _broadcast((3, 1), (4,)),
+             _why_shape("From the right: 1 meets 4 (stretched to 4), then 3 meets a missing dim (prepended as 1).")),
+    Question("(2, 3) + (3,)", _broadcast((2, 3), (3,)),
+             _why_shape("From the right: 3 meets 3, then 2 meets a missing dim: the row is reused for both rows.")),
+    Question("(2, 3) + (2,)", _broadcast((2, 3), (2,)),
+             _why_shape("Shapes line up on the *right*: the 2 meets the 3, and neither is 1.")),
+    Question("(5, 1, 4) + (3, 1)", _broadcast((5, 1, 4), (3, 1)),
+             _why_shape("From the right: 4 meets 1 -> 4; 1 meets 3 -> 3; 5 meets a missing dim -> 5.")),
+    Question("(2, 1, 3) + (2, 3)", _broadcast((2, 1, 3), (2, 3)),
+             _why_shape("From the right: 3 meets 3; the 1 meets 2 -> 2; the leading 2 meets a missing dim -> 2.")),
+    Question("(3, 4) + (3,)", _broadcast((3, 4), (3,)),
+             _why_shape("Broadcasting never lines shapes up on the left: the (3,) meets the 4. (To add a value "
+                        "per row, give it shape (3, 1).)")),
+    Question("(1,) + (2, 3)", _broadcast((1,), (2, 3)),
+             _why_shape("A size-1 dim stretches to anything: 1 meets 3 -> 3, and 2 meets a missing dim -> 2.")),
+]
+
+
+def check_shapes(answer):
+    """Exercise 2: 7 result shapes (tuples) or "error"."""
+    return check_predictions(answer, SHAPE_QUESTIONS,
+                             what='a tuple of 7 answers, each a shape such as (2, 3) or the string "error", one '
+                                  "per line of the table",
+                             note="Line the shapes up on the right; each pair must be equal or contain a 1.")
+
+
+# -- exercise 3: a view that reads one column k times --------------------------------------------------
+
+STRETCH_CASES = [
+    Case("col = torch.tensor([[1.], [2.], [3.]]), k = 4", lambda torch: (torch.tensor([[1.], [2.], [3.]]), 4)),
+    Case("col = torch.tensor([[5], [6]]), k = 3", lambda torch: (torch.tensor([[5], [6]]), 3)),
+]
+
+
+def _diagnose_stretch(got, expected, args, torch):
+    col, k = args
+    if isinstance(got, RuntimeError) and "expanded size" in str(got):
+        return ("expand takes the *result's* sizes, one per dim: dim 0 keeps its size (-1 or n) and the size-1 "
+                "dim 1 becomes k -- expand(-1, k).")
+    if isinstance(got, RuntimeError) and "invalid for input of size" in str(got):
+        return "view/reshape keep the number of elements; reading elements again needs expand."
+    if isinstance(got, Exception) or not is_tensor(got):
+        return None
+    if tuple(got.shape) == (k, col.shape[0]):
+        return "That is (k, n): the result should have one row per element of col, (n, k)."
+    if tuple(got.shape) == tuple(expected.shape) and 0 not in got.stride():
+        return ("The values are right, but they were written out: repeat (or arithmetic such as col * ones) "
+                "makes a new storage. expand reads the one column again with stride 0.")
+    return None
+
+
+def _is_view_of_col(got, args, torch):
+    if not shares_memory(got, args[0]):
+        return ("the result has a storage of its own: it is a copy",
+                "expand(-1, k) gives dim 1 stride 0, so every column reads the same stored elements.")
+    return None
+
+
+def check_stretch(stretch):
+    """Exercise 3: ``stretch(col, k)`` returns col (n, 1) as an (n, k) view with stride 0 along dim 1."""
+    return check_function(stretch, solution.stretch, STRETCH_CASES, name="stretch",
+                          what="a function body that returns an (n, k) view of col, without copying",
+                          strides=True, diagnoses=[_diagnose_stretch], extra=_is_view_of_col,
+                          note="expand: the same storage, stride 0 along the stretched dim.")
+
+
+# -- exercise 4: the gradient of a broadcast operand ------------------------------------------------------
+
+def _grad(shape):
+    def make(torch):
+        n = 1
+        for s in shape:
+            n *= s
+        return torch.arange(float(n)).view(shape)
+    return make
+
+
+UNBROADCAST_CASES = [
+    Case("grad of shape (3, 4), shape = (3, 1)", lambda torch: (_grad((3, 4))(torch), (3, 1))),
+    Case("grad of shape (2, 3, 4), shape = (4,)", lambda torch: (_grad((2, 3, 4))(torch), (4,))),
+    Case("grad of shape (2, 3, 4), shape = (3, 1)", lambda torch: (_grad((2, 3, 4))(torch), (3, 1))),
+    Case("grad of shape (2, 3), shape = (2, 3)", lambda torch: (_grad((2, 3))(torch), (2, 3))),
+]
+
+
+def _diagnose_unbroadcast(got, expected, args, torch):
+    grad, shape = args
+    if isinstance(got, Exception) or not is_tensor(got):
+        return None
+    got_shape, want = tuple(got.shape), tuple(shape)
+    if got_shape != want:
+        if got.numel() == expected.numel():
+            return ("Right numbers, wrong shape: a dim where the operand had size 1 must stay, with size 1 "
+                    "(sum with keepdim=True), and only the dims it did not have at all disappear.")
+        if got.dim() > len(want):
+            return ("The operand had fewer dims than the result: the extra leading dims were added by "
+                    "broadcasting, and the gradient must be summed over them too.")
+        return ("Every dim where the operand had size 1 (and the result more) was stretched: sum over it, "
+                "keeping it as size 1 (keepdim=True).")
+    if bool(torch.allclose(got * (grad.numel() // max(expected.numel(), 1)), expected)):
+        return ("Each element of the operand was read n times and receives n gradients: they add up -- sum, "
+                "not mean.")
+    return ("Every copy that broadcasting made contributes its own gradient: add them all up (taking one "
+            "copy, grad[..., :1], keeps only one of them).")
+
+
+def check_unbroadcast(unbroadcast):
+    """Exercise 4: ``unbroadcast(grad, shape)`` sums ``grad`` back to an operand's ``shape``."""
+    return check_function(unbroadcast, solution.unbroadcast, UNBROADCAST_CASES, name="unbroadcast",
+                          what="a function body that returns grad summed back to `shape`",
+                          diagnoses=[_diagnose_unbroadcast],
+                          note="Sum away the dims the operand did not have, and sum with keepdim=True where "
+                               "it had size 1 -- what autograd does for every broadcast operand "
+                               "(grad.sum_to_size(shape)).")
