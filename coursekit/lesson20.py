@@ -1,0 +1,128 @@
+"""Exercise checks of course/20_watching_training.ipynb (reference solutions:
+coursekit/solutions/lesson20.py).
+
+    >>> _ = check_smooth(solution.smooth)
+    Correct! TensorBoard's slider: a running average that forgets old values at the rate `weight`, debiased so the curve starts where the data do.
+    >>> _ = check_scalars(solution.scalars)
+    Correct! An event file is a list of Events; each carries a step, a wall time and a summary whose values are tagged.
+
+Exercise 1 is plain Python (``check_function`` runs it on both libraries; it uses neither).
+Exercise 2 reads event files written by ``tensorlab.utils.tensorboard.SummaryWriter`` (tensorboardX
+installed), so it runs on tensorlab only.
+"""
+import math
+import tempfile
+
+from .check import Case, check_function, correct, is_stub, not_answered, wrong
+from .compare import describe, differences, kind
+from .crosscheck import error_line
+from .solutions import lesson20 as solution
+
+# -- exercise 1: the smoothing slider ------------------------------------------------------------------
+
+SMOOTH_CASES = [
+    Case("values [1, 2, 3, 4] with weight 0.6", lambda torch: ([1.0, 2.0, 3.0, 4.0], 0.6)),
+    Case("a constant curve [5, 5, 5, 5] with weight 0.9", lambda torch: ([5.0, 5.0, 5.0, 5.0], 0.9)),
+    Case("values [0, 10, 0, 10] with weight 0 (no smoothing)", lambda torch: ([0.0, 10.0, 0.0, 10.0], 0.0)),
+]
+
+
+def _plain_ema(values, weight, start):
+    out, last = [], start
+    for value in values:
+        last = weight * last + (1 - weight) * value
+        out.append(last)
+    return out
+
+
+def _close(got, expected):
+    try:
+        return len(got) == len(expected) and all(math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+                                                  for a, b in zip(got, expected))
+    except TypeError:
+        return False
+
+
+def _diagnose_smooth(got, expected, args, torch):
+    values, weight = args
+    if isinstance(got, Exception):
+        if isinstance(got, ZeroDivisionError):
+            return "Divide by 1 - weight ** i, with i counting from 1 (the first value), never from 0."
+        return "Return a list with one smoothed number per value."
+    if not isinstance(got, (list, tuple)):
+        return "Return a list: one smoothed value per step, as TensorBoard draws a whole curve."
+    if _close(got, _plain_ema(values, weight, 0.0)):
+        return ("Started at 0, the average is pulled towards 0 at first (a constant curve of 5s starts at 0.5): "
+                "divide each value by 1 - weight ** i, the total weight its terms have so far.")
+    if _close(got, _plain_ema(values, weight, values[0])):
+        return ("Starting the average at the first value is an older way (TensorBoard before 2019); the slider "
+                "today starts at 0 and divides by 1 - weight ** i.")
+    if _close(got, solution.smooth(values, 1 - weight)):
+        return ("`weight` is how much of the *old* average is kept: last = weight * last + (1 - weight) * value "
+                "(weight 0 means no smoothing at all).")
+    return ""
+
+
+def check_smooth(smooth):
+    """Exercise 1: ``smooth(values, weight)`` -- TensorBoard's debiased exponential moving average."""
+    return check_function(smooth, solution.smooth, SMOOTH_CASES, name="smooth",
+                          what="a function body that returns the list of smoothed values",
+                          diagnoses=[_diagnose_smooth],
+                          note="TensorBoard's slider: a running average that forgets old values at the rate "
+                               "`weight`, debiased so the curve starts where the data do.")
+
+
+# -- exercise 2: read a curve back from the event files ----------------------------------------------
+
+
+def _write_logs(log_dir):
+    from tensorlab.utils.tensorboard import SummaryWriter
+    with SummaryWriter(log_dir) as writer:
+        for step in range(0, 50, 10):
+            writer.add_scalar("loss/train", 1.0 / (step + 1), global_step=step)
+            writer.add_scalar("accuracy/test", step / 50, global_step=step)
+
+
+def _scalars_hint(got, expected):
+    if not isinstance(got, (list, tuple)):
+        return "Return a list of (step, value) pairs."
+    pairs = [p for p in got if isinstance(p, (list, tuple)) and len(p) == 2]
+    if len(pairs) != len(got):
+        return "Each item should be a pair: (event.step, value.simple_value)."
+    if len(got) > len(expected):
+        return ("Every event of the file is there, whatever its tag: keep only the summary values whose "
+                "`value.tag` is the tag asked for.")
+    if got and all(step == 0 for step, _ in pairs) and len(got) == len(expected):
+        return "The step is a field of the Event (event.step), not of the summary value."
+    if [v for _, v in pairs] == [s for s, _ in expected] or [s for s, _ in pairs] == [v for _, v in expected]:
+        return "The pair is (step, value), in that order."
+    if len(got) < len(expected):
+        return "Read every event of every file that event_files(log_dir) lists."
+    return ""
+
+
+def check_scalars(scalars):
+    """Exercise 2: ``scalars(log_dir, tag)`` -> the [(step, value), ...] of one tag, from the event files."""
+    what = "a function body that returns a list of (step, value) pairs"
+    if is_stub(scalars):
+        return not_answered(what)
+    if not callable(scalars):
+        return wrong(f"`scalars` should be a function ({what}); it is {kind(scalars)}.")
+    with tempfile.TemporaryDirectory() as log_dir:
+        _write_logs(log_dir)
+        for tag in ("loss/train", "accuracy/test", "no/such/tag"):
+            expected = solution.scalars(log_dir, tag)
+            try:
+                got = scalars(log_dir, tag)
+            except Exception as error:  # noqa: BLE001 - the learner's error is what we report
+                return wrong(f"`scalars(log_dir, {tag!r})` raised {error_line(error)}.",
+                             "Loop over event_files(log_dir), then read_events(path), then event.summary.value.")
+            if got is Ellipsis:
+                return not_answered(what)
+            got_list = [tuple(p) if isinstance(p, (list, tuple)) else p for p in got] \
+                if isinstance(got, (list, tuple)) else got
+            if differences(got_list, expected, where="the result"):
+                return wrong(f"`scalars(log_dir, {tag!r})` returned {describe(got)}, expected {describe(expected)}.",
+                             _scalars_hint(got_list, expected))
+    return correct("An event file is a list of Events; each carries a step, a wall time and a summary whose "
+                   "values are tagged.")
