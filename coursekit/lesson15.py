@@ -1,0 +1,202 @@
+"""Exercise checks of course/15_normalization_and_regularization.ipynb (reference solutions:
+coursekit/solutions/lesson15.py).
+
+    >>> _ = check_norm_predictions(solution.predictions)
+    Correct! BatchNorm shares statistics across the batch, LayerNorm within a sample; Dropout only acts in training.
+"""
+from .check import Case, Question, check_function, check_predictions
+from .compare import differences, is_tensor
+from .solutions import lesson15 as solution
+
+# -- exercise 1: predictions -----------------------------------------------------------------------------
+
+
+def _x(torch):
+    return torch.arange(600.0).view(8, 3, 5, 5)
+
+
+def _hint(text, **mistakes):
+    """A hint; ``mistakes`` maps the repr of a typical wrong prediction to its own hint."""
+    def hint(got, truth):
+        if isinstance(got, int) and not isinstance(got, bool) and got == truth:
+            return "The number is right; write it as a float (.item() of a float tensor is a Python float)."
+        return mistakes.get(repr(got), text)
+    return hint
+
+
+_BN_DIMS = ("BatchNorm2d computes one mean per *channel*, over the batch and all positions -- dims (0, 2, 3); "
+            "after it, those means are ~0. A sample's mean over its channels (dims (1, 2, 3)) is not.")
+
+NORM_QUESTIONS = [
+    Question("nn.BatchNorm2d(3).running_mean.shape", lambda torch: tuple(torch.nn.BatchNorm2d(3).running_mean.shape),
+             "BatchNorm2d(C) keeps one running mean per channel -- not per pixel or per sample."),
+    Question("nn.LayerNorm([5, 5]).weight.shape", lambda torch: tuple(torch.nn.LayerNorm([5, 5]).weight.shape),
+             _hint("LayerNorm learns one scale per element of normalized_shape.",
+                   **{"(5,)": "normalized_shape is [5, 5]: one scale for each of the 25 elements it normalizes "
+                              "over, in that shape."})),
+    Question("nn.BatchNorm2d(3)(x).mean(dim=(0, 2, 3)).abs().max().item() < 1e-4",
+             lambda torch: torch.nn.BatchNorm2d(3)(_x(torch)).mean(dim=(0, 2, 3)).abs().max().item() < 1e-4,
+             _BN_DIMS),
+    Question("nn.BatchNorm2d(3)(x).mean(dim=(1, 2, 3)).abs().max().item() < 1e-4",
+             lambda torch: torch.nn.BatchNorm2d(3)(_x(torch)).mean(dim=(1, 2, 3)).abs().max().item() < 1e-4,
+             _BN_DIMS),
+    Question("nn.LayerNorm([5, 5])(x).mean(dim=(2, 3)).abs().max().item() < 1e-4",
+             lambda torch: torch.nn.LayerNorm([5, 5])(_x(torch)).mean(dim=(2, 3)).abs().max().item() < 1e-4,
+             "LayerNorm([5, 5]) normalizes over the last two dims, separately for every (sample, channel): "
+             "each 5 x 5 plane has mean ~0."),
+    Question("nn.Dropout(p=0.2)(torch.ones(1000)).max().item()",
+             lambda torch: torch.nn.Dropout(p=0.2)(torch.ones(1000)).max().item(),
+             _hint("In training, the survivors are scaled by 1 / (1 - p).",
+                   **{"1.0": "A new module is in training mode: the survivors are scaled by 1 / (1 - p), so that "
+                             "the expected value stays 1.",
+                      "0.8": "The survivors are *divided* by (1 - p), not multiplied: 1 / 0.8."})),
+    Question("nn.Dropout(p=0.2).eval()(torch.ones(1000)).max().item()",
+             lambda torch: torch.nn.Dropout(p=0.2).eval()(torch.ones(1000)).max().item(),
+             _hint("In eval mode Dropout does nothing at all: no zeros, no scaling.")),
+    Question('round(nn.init.kaiming_normal_(torch.empty(200, 800), nonlinearity="relu").std().item(), 2)',
+             lambda torch: round(torch.nn.init.kaiming_normal_(torch.empty(200, 800),
+                                                               nonlinearity="relu").std().item(), 2),
+             _hint("kaiming_normal_ for relu draws with std = sqrt(2 / fan_in); a weight [out, in] has "
+                   "fan_in = in = 800.",
+                   **{"0.1": "fan_in is the number of *inputs* of each unit: the second size of a [out, in] "
+                             "weight, 800 -- not 200.",
+                      "0.04": "For relu the gain is sqrt(2): std = sqrt(2 / fan_in), not sqrt(1 / fan_in).",
+                      "0.03": "For relu the gain is sqrt(2): std = sqrt(2 / fan_in), not sqrt(1 / fan_in)."})),
+]
+
+
+def check_norm_predictions(answer):
+    """Exercise 1: a tuple of 8 predictions (shapes as tuples, True/False, floats)."""
+    return check_predictions(answer, NORM_QUESTIONS,
+                             what="a tuple of 8 predictions: shapes as tuples, True/False, floats",
+                             note="BatchNorm shares statistics across the batch, LayerNorm within a sample; "
+                                  "Dropout only acts in training.")
+
+
+# -- exercise 2: the running statistics by hand -------------------------------------------------------------
+
+def _values(torch, *shape, start=-1.0, stop=1.0):
+    n = 1
+    for s in shape:
+        n *= s
+    return torch.linspace(start, stop, n).reshape(*shape)
+
+
+LESSON_X = [[1.0, 2.0, 3.0], [3.0, 6.0, 9.0], [5.0, 1.0, 0.0], [7.0, 3.0, 4.0]]
+
+RUNNING_CASES = [
+    Case("running_mean zeros(3), running_var ones(3), the lesson's x (4, 3), momentum 0.1",
+         lambda torch: (torch.zeros(3), torch.ones(3), torch.tensor(LESSON_X), 0.1)),
+    Case("running_mean [1., -1.], running_var [2., 0.5], x of shape (6, 2), momentum 0.3",
+         lambda torch: (torch.tensor([1.0, -1.0]), torch.tensor([2.0, 0.5]),
+                        (_values(torch, 6, 2) * 4).sin() * 3 + 1, 0.3)),
+]
+
+
+def _pair(got):
+    return isinstance(got, (tuple, list)) and len(got) == 2 and all(is_tensor(g) for g in got)
+
+
+def _same_pair(got, a, b):
+    return all(tuple(g.shape) == tuple(e.shape) and not differences(g, e, grads=False) for g, e in zip(got, (a, b)))
+
+
+def _diagnose_running(got, expected, args, torch):
+    running_mean, running_var, x, m = args
+    if isinstance(got, Exception):
+        if "must match the size" in str(got):
+            return "One statistic per feature (column): reduce over the batch, dim=0."
+        return None
+    if not _pair(got):
+        return "Return a pair: (new running_mean, new running_var)."
+    if any(tuple(g.shape) != tuple(running_mean.shape) for g in got):
+        return "One statistic per feature (column): reduce over the batch, dim=0."
+    mean, var, biased = x.mean(dim=0), x.var(dim=0), x.var(dim=0, unbiased=False)
+    if _same_pair(got, m * running_mean + (1 - m) * mean, m * running_var + (1 - m) * var):
+        return ("momentum is the weight of the *new* batch statistic (the opposite of an optimizer's momentum): "
+                "running = (1 - momentum) * running + momentum * batch.")
+    if _same_pair(got, expected[0], (1 - m) * running_var + m * biased):
+        return ("running_var uses the *unbiased* variance of the batch (divide by N - 1: x.var(dim=0)), while the "
+                "normalization itself uses the biased one.")
+    if _same_pair(got, expected[0], (1 - m) * running_var + m * var.sqrt()) or \
+            _same_pair(got, expected[0], (1 - m) * running_var + m * biased.sqrt()):
+        return "running_var holds a variance, not a standard deviation."
+    if _same_pair(got, mean, var) or _same_pair(got, mean, biased):
+        return "Those are the batch's statistics; the running ones are an average: keep (1 - momentum) of the old value."
+    return None
+
+
+def check_running_stats(update_running_stats):
+    """Exercise 2: ``update_running_stats(running_mean, running_var, x, momentum)`` -> the new pair."""
+    return check_function(update_running_stats, solution.update_running_stats, RUNNING_CASES,
+                          name="update_running_stats", grads=False,
+                          what="a function body that returns (new running_mean, new running_var) after "
+                               "BatchNorm1d sees the batch x (N, C) in training mode",
+                          diagnoses=[_diagnose_running],
+                          note="That is _update_running in tensorlab/ops/nn_norm.py: running = (1 - momentum) * "
+                               "running + momentum * batch, with the unbiased variance.")
+
+
+# -- exercise 3: BatchNorm in eval mode by hand ----------------------------------------------------------------
+
+def _bn(torch, module, mean, var, weight, bias):
+    bn = module(len(mean))
+    with torch.no_grad():
+        bn.running_mean.copy_(torch.tensor(mean))
+        bn.running_var.copy_(torch.tensor(var))
+        bn.weight.copy_(torch.tensor(weight))
+        bn.bias.copy_(torch.tensor(bias))
+    return bn
+
+
+EVAL_CASES = [
+    Case("the lesson's x (4, 3) and a BatchNorm1d(3) with running_var [4.0, 0.25, 1e-05]",
+         lambda torch: (torch.tensor(LESSON_X), _bn(torch, torch.nn.BatchNorm1d, [0.5, -1.0, 2.0], [4.0, 0.25, 1e-5],
+                                                    [2.0, 1.0, 0.5], [0.0, 1.0, -1.0]))),
+    Case("x of shape (2, 2, 3, 4) and a BatchNorm2d(2)",
+         lambda torch: ((_values(torch, 2, 2, 3, 4) * 5).cos() * 2,
+                        _bn(torch, torch.nn.BatchNorm2d, [0.3, -0.2], [0.5, 2.0], [1.5, -1.0], [0.1, 0.2]))),
+]
+
+
+def _same(a, b):
+    return is_tensor(a) and is_tensor(b) and tuple(a.shape) == tuple(b.shape) and not differences(a, b, grads=False)
+
+
+def _diagnose_eval(got, expected, args, torch):
+    x, bn = args
+    if isinstance(got, Exception):
+        if "must match the size" in str(got):
+            return ("running_mean has shape (C,): against an (N, C, H, W) input it lines up with the *last* dim. "
+                    "Reshape the statistics and parameters to (1, C, 1, 1), or (1, C) for (N, C).")
+        return None
+    if not is_tensor(got):
+        return None
+    shape = (1, -1) + (1,) * (x.dim() - 2)
+    mean, var = bn.running_mean.view(shape), bn.running_var.view(shape)
+    weight, bias = bn.weight.view(shape), bn.bias.view(shape)
+    with torch.no_grad():
+        batch = torch.nn.functional.batch_norm(x, None, None, bn.weight, bn.bias, True, 0.1, bn.eps)
+        if _same(got, batch):
+            return ("That normalizes with the batch's own mean and variance -- what training mode does. In eval "
+                    "mode BatchNorm uses running_mean and running_var instead.")
+        if _same(got, (x - mean) / var.sqrt() * weight + bias):
+            return ("Add eps inside the square root, sqrt(running_var + eps): it matters when a variance is tiny "
+                    "(one channel here has running_var 1e-05).")
+        if _same(got, (x - mean) / (var + bn.eps) * weight + bias):
+            return "Divide by the standard deviation, sqrt(running_var + eps), not by the variance."
+        if _same(got, (x - mean) / (var + bn.eps).sqrt()):
+            return "Then scale by weight and shift by bias (the learned gamma and beta)."
+        if _same(got, (x - mean) / (var + bn.eps).sqrt() * weight):
+            return "Then shift by bias (the learned beta)."
+    return None
+
+
+def check_batchnorm_eval(batchnorm_eval):
+    """Exercise 3: ``batchnorm_eval(x, bn)`` returns what ``bn.eval()(x)`` would, computed by hand."""
+    return check_function(batchnorm_eval, solution.batchnorm_eval, EVAL_CASES, name="batchnorm_eval", grads=False,
+                          what="a function body that returns what bn.eval()(x) returns, computed from bn's "
+                               "running_mean, running_var, eps, weight and bias",
+                          diagnoses=[_diagnose_eval],
+                          note="In eval mode BatchNorm is a fixed per-channel scale and shift: the same output "
+                               "for a sample whatever else is in the batch.")

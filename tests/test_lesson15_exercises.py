@@ -1,0 +1,122 @@
+"""Lesson 15's exercise checks accept the reference solutions and reject plausible wrong answers
+with a specific hint, with PyTorch installed and hidden alike."""
+import pytest
+
+import tensorlab as torch
+from coursekit import lesson15 as check
+from coursekit.solutions import lesson15 as solution
+from coursekit.testing import LIBRARY_MODES, library_mode
+from tensorlab import nn
+
+
+@pytest.fixture(params=LIBRARY_MODES)
+def mode(request):
+    context = library_mode(request.param)
+    if context is None:
+        pytest.skip("PyTorch is not installed")
+    with context:
+        yield request.param
+
+
+def test_every_check_accepts_its_solution(mode, capsys):
+    assert check.check_norm_predictions(solution.predictions)
+    assert check.check_running_stats(solution.update_running_stats)
+    assert check.check_batchnorm_eval(solution.batchnorm_eval)
+    assert capsys.readouterr().out.count("Correct!") == 3
+
+
+def test_the_running_stats_solution_is_what_batchnorm_does():
+    """The reference is checked against the layer itself, not only against the formula."""
+    for case in check.RUNNING_CASES:
+        running_mean, running_var, x, momentum = case.make(torch)
+        bn = nn.BatchNorm1d(x.shape[1], momentum=momentum)
+        with torch.no_grad():
+            bn.running_mean.copy_(running_mean)
+            bn.running_var.copy_(running_var)
+        bn(x)
+        mean, var = solution.update_running_stats(running_mean, running_var, x, momentum)
+        assert torch.allclose(mean, bn.running_mean) and torch.allclose(var, bn.running_var)
+
+
+def test_the_eval_solution_is_what_batchnorm_does():
+    for case in check.EVAL_CASES:
+        x, bn = case.make(torch)
+        assert torch.allclose(solution.batchnorm_eval(x, bn), bn.eval()(x), atol=1e-6)
+
+
+def test_other_correct_answers_are_accepted(mode):
+    assert check.check_norm_predictions(((3,), [5, 5], True, False, True, 1.25, 1.0, 0.05))
+    assert check.check_running_stats(
+        lambda rm, rv, x, m: (rm + m * (x.mean(0) - rm), rv + m * (x.var(0, unbiased=True) - rv)))
+    assert check.check_running_stats(lambda rm, rv, x, m: [torch.lerp(rm, x.mean(0), m), torch.lerp(rv, x.var(0), m)])
+    assert check.check_batchnorm_eval(lambda x, bn: bn.eval()(x))
+
+    def by_scale_and_shift(x, bn):
+        scale = bn.weight / (bn.running_var + bn.eps).sqrt()
+        shift = bn.bias - bn.running_mean * scale
+        return x * scale.view(1, -1, *[1] * (x.dim() - 2)) + shift.view(1, -1, *[1] * (x.dim() - 2))
+    assert check.check_batchnorm_eval(by_scale_and_shift)
+
+
+def test_stubs_get_a_fixed_message(mode):
+    for verdict in (check.check_norm_predictions(...), check.check_running_stats(...),
+                    check.check_running_stats(lambda rm, rv, x, m: ...),
+                    check.check_batchnorm_eval(lambda x, bn: ...)):
+        assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    # per pixel, LayerNorm's scale 1-d, the dims swapped, no scaling in training, dropout in eval, fan_out
+    (((8, 3, 5, 5), (5,), False, True, False, 1.0, 1.25, 0.1),
+     ["8 of 8", "(1) nn.BatchNorm2d(3).running_mean.shape: not (8, 3, 5, 5)", "one running mean per channel",
+      "one scale for each of the 25 elements", "dims (0, 2, 3)", "each 5 x 5 plane has mean ~0",
+      "so that the expected value stays 1", "does nothing at all", "not 200"]),
+    # multiplied by 1 - p, no relu gain
+    (((3,), (5, 5), True, False, True, 0.8, 1.0, 0.04), ["2 of 8", "*divided* by (1 - p)", "the gain is sqrt(2)"]),
+    (((3,), (5, 5), 1, 0, 1, 1.25, 1.0, 0.05), ["3 of 8", "(3) nn.BatchNorm2d(3)(x).mean"]),
+    (((3,), (5, 5), True, False, True, 1.25, 1, 0.05), ["1 of 8", "The number is right; write it as a float"]),
+    ((1.25, 1.0), ["the answer should be a tuple of 8 predictions", "yours is a tuple of 2 items"]),
+])
+def test_wrong_norm_predictions(mode, answer, phrases):
+    verdict = check.check_norm_predictions(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (lambda rm, rv, x, m: (m * rm + (1 - m) * x.mean(0), m * rv + (1 - m) * x.var(0)),
+     ["result[0] differs", "3.6 instead of 0.4", "the opposite of an optimizer's momentum"]),
+    (lambda rm, rv, x, m: ((1 - m) * rm + m * x.mean(0), (1 - m) * rv + m * x.var(0, unbiased=False)),
+     ["result[1] differs", "1.4 instead of 1.5666666", "*unbiased* variance"]),
+    (lambda rm, rv, x, m: ((1 - m) * rm + m * x.mean(0), (1 - m) * rv + m * x.std(0)),
+     ["result[1] differs", "not a standard deviation"]),
+    (lambda rm, rv, x, m: (x.mean(0), x.var(0)), ["4.0 instead of 0.4", "keep (1 - momentum) of the old value"]),
+    (lambda rm, rv, x, m: ((1 - m) * rm + m * x.mean(1), (1 - m) * rv + m * x.var(1)),
+     ["must match the size", "reduce over the batch, dim=0"]),
+    (lambda rm, rv, x, m: (1 - m) * rm + m * x.mean(0), ["expected a tuple of 2 items", "Return a pair"]),
+])
+def test_wrong_running_stats(mode, answer, phrases):
+    verdict = check.check_running_stats(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (lambda x, bn: bn(x), ["-2.683279 instead of 0.4999994", "what training mode does"]),
+    (lambda x, bn: (x - bn.running_mean) / torch.sqrt(bn.running_var + bn.eps) * bn.weight + bn.bias,
+     ["x of shape (2, 2, 3, 4)", "must match the size", "Reshape the statistics and parameters to (1, C, 1, 1)"]),
+    (lambda x, bn: (x - bn.running_mean) / torch.sqrt(bn.running_var) * bn.weight + bn.bias,
+     ["7.0 instead of 6.99988", "Add eps inside the square root"]),
+    (lambda x, bn: (x - bn.running_mean) / (bn.running_var + bn.eps) * bn.weight + bn.bias,
+     ["0.24999937 instead of 0.4999994", "not by the variance"]),
+    (lambda x, bn: (x - bn.running_mean) / torch.sqrt(bn.running_var + bn.eps),
+     ["differs", "scale by weight and shift by bias"]),
+    (lambda x, bn: None, ["returned None"]),
+])
+def test_wrong_batchnorm_evals(mode, answer, phrases):
+    verdict = check.check_batchnorm_eval(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
