@@ -1,0 +1,148 @@
+"""Exercise checks of course/17_optimizers_and_schedules.ipynb (reference solutions:
+coursekit/solutions/lesson17.py).
+
+    >>> _ = check_state_predictions(solution.predictions)
+    Correct! An optimizer's state is whatever its update needs to remember; a scheduler only rewrites group["lr"].
+"""
+from .check import Case, Question, check_function, check_predictions
+from .compare import differences, is_tensor
+from .solutions import lesson17 as solution
+
+
+# -- exercise 1: state and schedules ------------------------------------------------------------------
+
+def _stepped(make, steps, scheduler=None):
+    def compute(torch):
+        p = torch.tensor([1.0, -2.0], requires_grad=True)
+        opt = make(torch, p)
+        sched = scheduler(torch, opt) if scheduler else None
+        for _ in range(steps):
+            opt.zero_grad()
+            (p ** 2).sum().backward()
+            opt.step()
+            if sched is not None:
+                sched.step()
+        return opt, p
+    return compute
+
+
+def _sgd(torch, p):
+    return torch.optim.SGD([p], lr=0.1)
+
+
+def _momentum(torch, p):
+    return torch.optim.SGD([p], lr=0.1, momentum=0.9)
+
+
+def _adam(torch, p):
+    return torch.optim.Adam([p], lr=0.1)
+
+
+def _keys(compute):
+    def keys(torch):
+        opt, p = compute(torch)
+        return sorted(opt.state[p])
+    return keys
+
+
+def _hint_empty(predicted, truth):
+    if predicted == 1:
+        return "Plain SGD (momentum=0) has nothing to remember between steps: it never creates an entry."
+    return "What would plain SGD need to remember between two steps?"
+
+
+def _hint_keys(text):
+    def hint(predicted, truth):
+        if isinstance(predicted, (str, tuple)) or not isinstance(predicted, list):
+            return "Write the keys as a sorted list of strings, e.g. ['a', 'b']. " + text
+        return text
+    return hint
+
+
+def _hint_count(predicted, truth):
+    if isinstance(predicted, int) and not isinstance(predicted, bool) and predicted == truth:
+        return "The number is right, but Adam keeps `step` as a float32 tensor: .item() gives a float."
+    return "Adam's `step` counts the steps taken with this parameter."
+
+
+def _hint_lr(predicted, truth):
+    if isinstance(predicted, float) and abs(predicted - 0.001) < 1e-9:
+        return "Four scheduler steps, two per decay: the lr was multiplied by gamma twice, not three times."
+    if isinstance(predicted, float) and abs(predicted - 0.1) < 1e-9:
+        return "After 4 scheduler.step() calls the epoch is 4: two boundaries of step_size=2 have passed."
+    return "StepLR multiplies the lr by gamma every step_size scheduler steps."
+
+
+STATE_QUESTIONS = [
+    Question("SGD(lr=0.1), 1 step: len(opt.state)",
+             lambda torch: len(_stepped(_sgd, 1)(torch)[0].state), _hint_empty),
+    Question("SGD(lr=0.1, momentum=0.9), 1 step: sorted(opt.state[p])", _keys(_stepped(_momentum, 1)),
+             _hint_keys("Momentum keeps one running sum of gradients per parameter.")),
+    Question("Adam(lr=0.1), 1 step: sorted(opt.state[p])", _keys(_stepped(_adam, 1)),
+             _hint_keys("Adam keeps a step count and two running averages: of the gradient and of its square.")),
+    Question('Adam(lr=0.1), 3 steps: opt.state[p]["step"].item()',
+             lambda torch: (lambda o, p: o.state[p]["step"].item())(*_stepped(_adam, 3)(torch)), _hint_count),
+    Question('SGD(lr=1.0) + StepLR(step_size=2, gamma=0.1), 4 steps: opt.param_groups[0]["lr"]',
+             lambda torch: _stepped(lambda torch, p: torch.optim.SGD([p], lr=1.0), 4,
+                                    lambda torch, o: torch.optim.lr_scheduler.StepLR(o, 2, gamma=0.1))(torch)[0]
+             .param_groups[0]["lr"], _hint_lr),
+]
+
+
+def check_state_predictions(answer):
+    """Exercise 1: a tuple of 5 predictions (an int, two sorted lists of names, two floats)."""
+    return check_predictions(answer, STATE_QUESTIONS,
+                             what="a tuple of 5 predictions: an int, two sorted lists of key names, two floats",
+                             note='An optimizer\'s state is whatever its update needs to remember; a scheduler '
+                                  'only rewrites group["lr"].')
+
+
+# -- exercise 2: Adam's first step ----------------------------------------------------------------------
+
+def _case(grad, lr=0.1):
+    def make(torch):
+        g = torch.tensor(grad)
+        return torch.linspace(-1.0, 1.0, len(grad)), g, lr
+    return make
+
+
+ADAM_CASES = [
+    Case("gradients [1.0, -100.0, 0.01, 3.0], lr=0.1", _case([1.0, -100.0, 0.01, 3.0])),
+    Case("gradients [0.5, 0.0, -2.0], lr=0.01", _case([0.5, 0.0, -2.0], lr=0.01)),
+    Case("gradients [1e-08, -1e-08, 1e-06, 1e-10], lr=0.1", _case([1e-8, -1e-8, 1e-6, 1e-10])),
+]
+
+
+def _close(a, b):
+    return is_tensor(a) and tuple(a.shape) == tuple(b.shape) and not differences(a, b, grads=False)
+
+
+def _diagnose_adam(got, expected, args, torch):
+    p, grad, lr = args
+    if isinstance(got, Exception) or not is_tensor(got):
+        return None
+    if _close(got, p - lr * grad):
+        return "That is SGD's step. Adam divides the (averaged) gradient by the root of its (averaged) square."
+    if _close(got, p + (expected - p).neg()):
+        return "Adam moves *against* the gradient, as SGD does."
+    if _close(got, p - lr * torch.sign(grad)):
+        return ("Right for large gradients -- but eps=1e-8 is added to sqrt(v_hat): a gradient of 1e-8 moves "
+                "its coordinate by lr/2, not lr.")
+    m, v = 0.1 * grad, 0.001 * grad * grad
+    if _close(got, p - lr * m / (v.sqrt() + 1e-8)):
+        return ("Without the bias corrections: m and v start at 0, so after one step they are 0.1 g and 0.001 g^2; "
+                "Adam divides them by (1 - beta1^t) and (1 - beta2^t).")
+    if _close(got, p - lr * grad / (grad * grad + 1e-8)):
+        return "Divide by the *root* of v_hat (|g| at the first step), not by v_hat itself."
+    if _close(got, p - lr * grad / (grad.abs() + 1e-8).sqrt()) or _close(got, p - lr * grad / (grad.abs().sqrt() + 1e-8)):
+        return "At the first step sqrt(v_hat) is |g|: v_hat = g^2."
+    return None
+
+
+def check_adam_first_step(adam_first_step):
+    """Exercise 2: ``adam_first_step(p, grad, lr)`` is the parameter after Adam's first step."""
+    return check_function(adam_first_step, solution.adam_first_step, ADAM_CASES, name="adam_first_step",
+                          grads=False, diagnoses=[_diagnose_adam],
+                          what="a function body that returns p after one step of Adam with gradient grad",
+                          note="Adam's first step is lr * g / (|g| + eps): about lr for every coordinate, "
+                               "which is why Adam's lr is a step *length*, not a gradient multiplier.")
