@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -226,6 +227,72 @@ WIDGET_DEMOS = {
 }
 
 
+def _lesson_02(page):
+    """Click an element of x[1:, 1:]: its storage cell and position formula appear."""
+    view = page.locator(".tensorlab-stride-explorer").first
+    view.scroll_into_view_if_needed()
+    view.get_by_title("x[1:, 1:][0, 2]", exact=True).click()
+    view.get_by_text("x[1:, 1:][0, 2] is storage[7]:").wait_for(timeout=10_000)
+    assert "= 5 + 0*4 + 2*1 = 7" in view.inner_html()
+    view.get_by_role("button", name="t()", exact=True).click()
+    view.get_by_text("x[1:, 1:].t()", exact=True).first.wait_for(timeout=10_000)
+    return view
+
+
+def _lesson_03(page):
+    """A view with the wrong number of elements shows PyTorch's error inline; a result cell of the
+    broadcast names the stored elements it reads; the Gradients toggle runs a real backward."""
+    strides = page.locator(".tensorlab-stride-explorer").first
+    strides.scroll_into_view_if_needed()
+    strides.locator("input[type=text]").first.fill("view(5)")
+    strides.get_by_role("button", name="Apply", exact=True).click()
+    strides.locator(".tensorlab-error").get_by_text("is invalid for input of size", exact=False).wait_for(
+        timeout=10_000)
+    view = page.locator(".tensorlab-broadcast-explorer").first
+    view.scroll_into_view_if_needed()
+    view.get_by_title("(a + b)[2, 3]", exact=True).click()
+    view.get_by_text("(a + b)[2, 3] = a[2, 0] + b[3] =", exact=False).wait_for(timeout=10_000)
+    view.get_by_role("button", name="Gradients", exact=True).click()
+    view.get_by_text("a.grad == ones(3, 4).sum(dim=1, keepdim=True): True").wait_for(timeout=10_000)
+    return view
+
+
+def _lesson_07(page):
+    """The diamond's explorer: one Step moves the replay on by one engine event."""
+    view = page.locator(".tensorlab-graph-explorer").first
+    view.scroll_into_view_if_needed()
+    panel = view.locator(".tensorlab-panel")
+    position = lambda: int(re.search(r"step (\d+) of", panel.inner_text()).group(1))  # noqa: E731
+    before = position()
+    button = "Back" if before > 0 else "Step"
+    view.get_by_role("button", name=button, exact=True).click()
+    expected = before - 1 if button == "Back" else before + 1
+    view.get_by_text(f"step {expected} of ", exact=False).first.wait_for(timeout=10_000)
+    return view
+
+
+def _lesson_11(page):
+    """Untick a subtree's requires_grad: the explorer's heading counts fewer trainable parameters."""
+    view = page.locator(".jp-OutputArea-output .tensorlab-module-explorer").first
+    view.scroll_into_view_if_needed()
+    heading = view.locator(".widget-html").first
+    before = heading.inner_text()
+    view.get_by_title("requires_grad of body", exact=True).click()
+    page.wait_for_function("([el, before]) => el.innerText !== before", arg=[heading.element_handle(), before],
+                           timeout=10_000)
+    assert "trainable" in heading.inner_text()
+    return view
+
+
+# lesson -> the click that shows its widgets respond (issues 9 and 10 name these lessons)
+LESSON_WIDGETS = {
+    "02_storage_and_strides.ipynb": _lesson_02,
+    "03_views_and_broadcasting.ipynb": _lesson_03,
+    "07_the_backward_graph.ipynb": _lesson_07,
+    "11_modules_and_parameters.ipynb": _lesson_11,
+}
+
+
 @pytest.fixture(scope="module")
 def browser_page():
     """One JupyterLab (lessons + demos/) and one headless Chromium for the module's tests."""
@@ -240,26 +307,27 @@ def browser_page():
             browser.close()
 
 
-def run_demo(browser, base, token, notebook, out_dir=RESULTS):
-    """Open a widget demo, run it, check its widgets rendered, click through its interaction and
-    save two pictures in ``out_dir``: the widget (``<name>.png``, the README's gallery) and the
-    page (``<name>-page.png``). Returns the JavaScript errors the page logged about widgets."""
+def run_demo(browser, base, token, path, interact, out_dir=RESULTS):
+    """Open the notebook at ``path`` (a widget demo or a lesson), run it, check its widgets rendered,
+    click through ``interact(page)`` (which returns the widget it used) and save two pictures in
+    ``out_dir``: that widget (``<name>.png``, the README's gallery) and the page (``<name>-page.png``).
+    Returns the JavaScript errors the page logged about widgets."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     errors = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        notebook_panel = run_lesson(page, base, token, lesson=f"demos/{notebook}")
+        notebook_panel = run_lesson(page, base, token, lesson=path)
         views = notebook_panel.locator(".jp-OutputArea-output .widget-box, .jp-OutputArea-output .widget-html")
         views.first.wait_for(state="attached")
         assert "Error displaying widget" not in notebook_panel.inner_text()
         assert notebook_panel.locator(
             ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
-        view = WIDGET_DEMOS[notebook](page)
+        view = interact(page)
         out_dir.mkdir(parents=True, exist_ok=True)
         view.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
-        name = notebook.replace(".ipynb", "")
+        name = Path(path).stem
         view.screenshot(path=str(out_dir / f"{name}.png"))
         page.screenshot(path=str(out_dir / f"{name}-page.png"))
         return [e for e in errors if "widget" in e.lower() or "Uncaught" in e]
@@ -272,7 +340,16 @@ def run_demo(browser, base, token, notebook, out_dir=RESULTS):
 @pytest.mark.parametrize("notebook", sorted(WIDGET_DEMOS))
 def test_widget_demo_renders_and_responds(browser_page, notebook):
     browser, base, token = browser_page
-    widget_errors = run_demo(browser, base, token, notebook)
+    widget_errors = run_demo(browser, base, token, f"demos/{notebook}", WIDGET_DEMOS[notebook])
+    assert not widget_errors, widget_errors
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("lesson", sorted(LESSON_WIDGETS))
+def test_lesson_widgets_render_and_respond(browser_page, lesson):
+    browser, base, token = browser_page
+    widget_errors = run_demo(browser, base, token, lesson, LESSON_WIDGETS[lesson])
     assert not widget_errors, widget_errors
 
 
@@ -283,7 +360,7 @@ def gallery(out_dir):
         browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
         try:
             for notebook in sorted(WIDGET_DEMOS):
-                run_demo(browser, base, token, notebook, out_dir)
+                run_demo(browser, base, token, f"demos/{notebook}", WIDGET_DEMOS[notebook], out_dir)
                 (out_dir / notebook.replace(".ipynb", "-page.png")).unlink()
         finally:
             browser.close()
