@@ -1,0 +1,84 @@
+"""Lesson 21's exercise checks accept the reference solutions and reject plausible wrong answers
+with a specific hint, with PyTorch installed and hidden alike."""
+import pytest
+
+import tensorlab as torch
+from coursekit import lesson21 as check
+from coursekit.solutions import lesson21 as solution
+from coursekit.testing import LIBRARY_MODES, library_mode
+
+
+@pytest.fixture(params=LIBRARY_MODES)
+def mode(request):
+    context = library_mode(request.param)
+    if context is None:
+        pytest.skip("PyTorch is not installed")
+    with context:
+        yield request.param
+
+
+def test_every_check_accepts_its_solution(mode, capsys):
+    assert check.check_lstm_shapes(solution.predictions)
+    assert check.check_lstm_step(solution.lstm_step)
+    assert capsys.readouterr().out.count("Correct!") == 2
+
+
+def test_the_reference_step_is_what_lstmcell_computes():
+    for case in check.LSTM_CASES:
+        x, h, c, cell = case.make(torch)
+        mine, theirs = solution.lstm_step(x, h, c, cell), cell(x, (h, c))
+        assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(mine, theirs))
+
+
+def _step_with_views(x, h, c, cell):
+    n = cell.hidden_size
+    gates = torch.nn.functional.linear(x, cell.weight_ih, cell.bias_ih) + \
+        torch.nn.functional.linear(h, cell.weight_hh, cell.bias_hh)
+    i, f, g, o = (gates[:, k * n:(k + 1) * n] for k in range(4))
+    c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    return o.sigmoid() * c.tanh(), c
+
+
+def test_other_correct_answers_are_accepted(mode):
+    assert check.check_lstm_shapes([[20, 3], torch.Size([20, 5]), (7, 4, 5), [2, 4, 5]])
+    assert check.check_lstm_step(_step_with_views)
+    assert check.check_lstm_step(lambda x, h, c, cell: cell(x, (h, c)))
+
+
+def test_stubs_get_a_fixed_message(mode):
+    for verdict in (check.check_lstm_shapes(...), check.check_lstm_shapes(((20, 3), ..., ..., ...)),
+                    check.check_lstm_step(...), check.check_lstm_step(lambda x, h, c, cell: ...)):
+        assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (((5, 3), (20, 3), (4, 7, 5), (7, 4, 5)), ["4 of 4", "4 gates", "Layer 1 does not see x", "batch_first",
+                                               "*last* step's h of *every* layer"]),
+    (((20, 3), (20, 5), (2, 4, 5), (1, 4, 5)), ["2 of 4", "at *every* time step", "(num_layers, batch, hidden)"]),
+    (((3, 20), (20, 5), (7, 4, 5), (2, 4, 5)), ["1 of 4", "Like nn.Linear's weight"]),
+])
+def test_wrong_shape_predictions(mode, answer, phrases):
+    verdict = check.check_lstm_shapes(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+def _variant(**kwargs):
+    return lambda x, h, c, cell: check._variant(x, h, c, cell, torch, **kwargs)
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_variant(order="ifog"), ["`lstm_step` on a batch of 2, 3 inputs, hidden size 4", "input, forget, cell (g), output"]),
+    (_variant(forget=False), ["multiplied by the forget gate"]),
+    (_variant(tanh_c=False), ["h = sigmoid(o) * tanh(c)"]),
+    (_variant(tanh_g=False), ["goes through tanh"]),
+    (lambda x, h, c, cell: solution.lstm_step(x, h, c, cell)[::-1], ["The order of the pair is (h, c)"]),
+    (lambda x, h, c, cell: solution.lstm_step(x, h, c, cell)[0], ["Return the pair (h, c)"]),
+    (lambda x, h, c, cell: (x @ cell.weight_ih.T).chunk(3, dim=1)[3], ["raised", "Return the pair"]),
+])
+def test_wrong_lstm_steps(mode, answer, phrases):
+    verdict = check.check_lstm_step(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
