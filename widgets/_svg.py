@@ -13,6 +13,7 @@ a fresh one. Nothing here knows about tensors; the widgets decide what to draw.
     <text x="30" y="14" text-anchor="middle">x &lt; 1</text>
     </svg>
 """
+import math
 from html import escape as _html_escape
 
 # One palette for every widget, so a colour means the same thing everywhere in the course.
@@ -56,6 +57,7 @@ class Canvas:
     def __init__(self, width, height, font_size=12):
         self.width, self.height, self.font_size = width, height, font_size
         self.items = []
+        self.right = 0  # where the rightmost text ends: the picture widens to show it whole
 
     def _add(self, tag, attrs, body=None, title=None):
         parts = [f'{k.rstrip("_").replace("_", "-")}="{v}"' for k, v in attrs.items() if v is not None]
@@ -72,6 +74,9 @@ class Canvas:
 
     def text(self, x, y, content, anchor="middle", size=None, weight=None, fill=None, italic=False,
              class_=None):
+        # a monospace character is about 0.6 of the font size wide
+        width = len(str(content)) * 0.6 * (size or self.font_size)
+        self.right = max(self.right, x + {"start": width, "middle": width / 2}.get(anchor, 0))
         self._add("text", {"x": num(x), "y": num(y), "text_anchor": anchor, "font_size": size and num(size),
                            "font_weight": weight, "font_style": "italic" if italic else None,
                            "fill": fill, "class_": class_}, escape(content))
@@ -88,8 +93,9 @@ class Canvas:
 
     def to_svg(self):
         uses_arrow = any('url(#arrow)' in item for item in self.items)
-        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(self.width)}" height="{num(self.height)}" '
-                f'viewBox="0 0 {num(self.width)} {num(self.height)}" font-family="monospace" '
+        width = max(self.width, math.ceil(self.right + 4))
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(self.height)}" '
+                f'viewBox="0 0 {num(width)} {num(self.height)}" font-family="monospace" '
                 f'font-size="{num(self.font_size)}">')
         defs = ('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
                 'markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
