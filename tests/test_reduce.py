@@ -252,3 +252,17 @@ def test_reduction_gradgradcheck(name):
     rng = np.random.default_rng(3)
     x = leaf(rng.uniform(0.5, 1.5, (3, 4)) * rng.choice([-1, 1], (3, 4)))
     assert gradgradcheck(lambda t: REDUCTIONS[name](t, 1), (x,))
+
+
+def test_std_of_huge_float32_values_does_not_overflow(torch):
+    """PyTorch accumulates float32 statistics in double on the CPU: std of values near 1e21 is
+    finite even though their squares overflow float32 (var itself is then inf in both)."""
+    values = np.array([1e21, -1e21, 3e20, 0.0], dtype=np.float32)
+    for fn in ("std", "var"):
+        ours = getattr(tensorlab.tensor(values), fn)()
+        theirs = getattr(torch.tensor(values), fn)()
+        assert ours.dtype == tensorlab.float32
+        np.testing.assert_allclose(ours.item(), theirs.item(), rtol=1e-6)
+    std, mean = tensorlab.std_mean(tensorlab.tensor(values))
+    np.testing.assert_allclose([std.item(), mean.item()], [t.item() for t in torch.std_mean(torch.tensor(values))],
+                               rtol=1e-6)

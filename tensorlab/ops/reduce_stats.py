@@ -23,7 +23,9 @@ def _float_only(x, message):
 
 
 def _var_forward(ctx, x, dim, correction, keepdim):
-    """Variance on arrays; keeps what the backward needs on ``ctx``."""
+    """Variance on arrays, in float64 for narrower floats (as PyTorch accumulates on the CPU: the
+    squares of float32 values near 1e21 would overflow); keeps what the backward needs on ``ctx``.
+    Returns (variance, mean, count); the caller casts back with ``_narrow``."""
     _float_only(x, "std and var only support floating point and complex dtypes")
     dims = reduced_dims(dim, x.dim())
     n = _layout.numel([x._shape[d] for d in dims])
@@ -32,6 +34,8 @@ def _var_forward(ctx, x, dim, correction, keepdim):
                       "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=4)
     ctx.dims, ctx.keepdim, ctx.divisor = dims, keepdim, n - correction
     a = x._array
+    if a.dtype.itemsize < 8:
+        a = a.astype("float64")
     mean = a.mean(axis=dims, keepdims=True)
     squares = xp_of(x).square(a - mean)
     return squares.sum(axis=dims, keepdims=keepdim) / max(n - correction, 0), mean, n
@@ -44,6 +48,11 @@ def _var_backward(ctx, x, grad):
     return grad * scale * (x - x.mean(ctx.dims, keepdim=True))
 
 
+def _narrow(array, x):
+    """An array computed in float64 back in ``x``'s dtype, as a tensor on ``x``'s device."""
+    return wrap(array.astype(x._array.dtype, copy=False), x.device)
+
+
 class Var(Function):
     node_name = "VarBackward0"
 
@@ -51,7 +60,7 @@ class Var(Function):
     def forward(ctx, x, dim, correction, keepdim):
         var, _, _ = _var_forward(ctx, x, dim, correction, keepdim)
         ctx.save_for_backward(x)
-        return wrap(var, x.device)
+        return _narrow(var, x)
 
     @staticmethod
     def backward(ctx, grad):
@@ -67,7 +76,7 @@ class Std(Function):
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
         var, _, _ = _var_forward(ctx, x, dim, correction, keepdim)
-        out = wrap(xp_of(x).sqrt(var), x.device)
+        out = _narrow(xp_of(x).sqrt(var), x)
         ctx.save_for_backward(x, out)
         return out
 
@@ -87,7 +96,7 @@ class VarMean(Function):
         var, mean, n = _var_forward(ctx, x, dim, correction, keepdim)
         ctx.count = n
         ctx.save_for_backward(x)
-        return wrap(var, x.device), wrap(mean if keepdim else mean.reshape(var.shape), x.device)
+        return _narrow(var, x), _narrow(mean if keepdim else mean.reshape(var.shape), x)
 
     @staticmethod
     def backward(ctx, grad_var, grad_mean):
@@ -102,9 +111,9 @@ class StdMean(Function):
     def forward(ctx, x, dim, correction, keepdim):
         var, mean, n = _var_forward(ctx, x, dim, correction, keepdim)
         ctx.count = n
-        std = wrap(xp_of(x).sqrt(var), x.device)
+        std = _narrow(xp_of(x).sqrt(var), x)
         ctx.save_for_backward(x, std)
-        return std, wrap(mean if keepdim else mean.reshape(var.shape), x.device)
+        return std, _narrow(mean if keepdim else mean.reshape(var.shape), x)
 
     @staticmethod
     def backward(ctx, grad_std, grad_mean):
