@@ -1,0 +1,129 @@
+"""Exercise checks of course/22_gpus.ipynb (reference solutions: coursekit/solutions/lesson22.py).
+
+    >>> _ = check_devices(solution.predictions)
+    Correct! A device is a name -- type and index -- that any machine can make; only putting data there needs the GPU.
+    >>> _ = check_load_on_cpu(solution.load_on_cpu)
+    Correct! map_location decides where the loaded tensors go, whatever device they were saved from.
+
+Exercise 2 needs a checkpoint saved from a GPU; :func:`gpu_checkpoint` makes one on any machine by
+writing a tensorlab checkpoint whose manifest records ``cuda:0`` (tensorlab's format, so this
+exercise runs on tensorlab only).
+"""
+import io
+import os
+import tempfile
+import zlib
+
+from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
+from .compare import describe, differences, kind
+from .crosscheck import error_line
+from .solutions import lesson22 as solution
+
+# -- exercise 1: devices ------------------------------------------------------------------------------
+
+
+def _same_hint(got, truth):
+    return ("torch.device('cuda') means 'the current GPU' and has no index; 'cuda:0' names GPU 0. As devices "
+            "they are not equal -- compare .type, or a tensor's device, which is always concrete (cuda:0).")
+
+
+def _index_hint(got, truth):
+    return "The number after the colon is the index: an int."
+
+
+def _to_hint(got, truth):
+    return ("When the tensor is already on that device (and has that dtype), .to returns the tensor itself -- "
+            "no copy. (And when it moves, it returns a new tensor and leaves the old one where it was.)")
+
+
+def _str_hint(got, truth):
+    if got == "cuda":
+        return "With an index, str() writes 'type:index'."
+    return "str(device) writes 'type:index', as you pass it to .to(...)."
+
+
+DEVICE_QUESTIONS = [
+    Question('torch.device("cuda") == torch.device("cuda:0")',
+             lambda torch: torch.device("cuda") == torch.device("cuda:0"), _same_hint),
+    Question('torch.device("cuda:0").index', lambda torch: torch.device("cuda:0").index, _index_hint),
+    Question('t = torch.zeros(2); t.to("cpu") is t', lambda torch: _to_is_same(torch), _to_hint),
+    Question('str(torch.device("cuda", 1))', lambda torch: str(torch.device("cuda", 1)), _str_hint),
+]
+
+
+def _to_is_same(torch):
+    t = torch.zeros(2)
+    return t.to("cpu") is t
+
+
+def check_devices(answer):
+    """Exercise 1: four predictions about devices that hold on any machine."""
+    return check_predictions(answer, DEVICE_QUESTIONS,
+                             what="a tuple of 4 predictions: True/False, a number, True/False, a string",
+                             note="A device is a name -- type and index -- that any machine can make; only "
+                                  "putting data there needs the GPU.")
+
+
+# -- exercise 2: a checkpoint from a GPU machine --------------------------------------------------------
+
+
+def gpu_checkpoint(obj):
+    """The bytes ``tensorlab.save(obj)`` writes on a GPU machine for CPU tensors moved to ``cuda:0``: the
+    same file, except that the manifest records each tensor's device as ``cuda:0``."""
+    import tensorlab
+    from tensorlab._checkpoint_reader import FIELDS, HEADER_CRC, HEADER_SIZE, MAGIC
+
+    buffer = io.BytesIO()
+    tensorlab.save(obj, buffer)
+    data = buffer.getvalue()
+    version, manifest_length, data_length, _ = FIELDS.unpack(data[len(MAGIC):len(MAGIC) + FIELDS.size])
+    manifest = data[HEADER_SIZE:HEADER_SIZE + manifest_length].replace(b'"device":"cpu"', b'"device":"cuda:0"')
+    fields = FIELDS.pack(version, len(manifest), data_length, zlib.crc32(manifest))
+    return MAGIC + fields + HEADER_CRC.pack(zlib.crc32(fields)) + manifest + data[HEADER_SIZE + manifest_length:]
+
+
+def _saved(torch):
+    return {"weight": torch.arange(6.0).reshape(2, 3), "step": 3}
+
+
+def _load_hint(error):
+    text = str(error)
+    if "map_location" in text or "CUDA" in text or "cuda" in text or isinstance(error, (AssertionError,
+                                                                                       ModuleNotFoundError)):
+        return ("The file says its tensors live on cuda:0, and loading puts them back there -- which needs a GPU. "
+                "torch.load(path, map_location=...) says where they should go instead. Moving them after "
+                "loading is too late: the load itself fails.")
+    return "torch.load(path, map_location=...) loads and moves in one go."
+
+
+def check_load_on_cpu(load_on_cpu):
+    """Exercise 2: ``load_on_cpu(path)`` loads a checkpoint saved on a GPU machine, with every tensor on the CPU."""
+    import tensorlab
+
+    what = "a function body that loads `path` with its tensors on the CPU"
+    if is_stub(load_on_cpu):
+        return not_answered(what)
+    if not callable(load_on_cpu):
+        return wrong(f"`load_on_cpu` should be a function ({what}); it is {kind(load_on_cpu)}.")
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "trained_on_a_gpu.pth")
+        with open(path, "wb") as f:
+            f.write(gpu_checkpoint(_saved(tensorlab)))
+        try:
+            got = load_on_cpu(path)
+        except Exception as error:  # noqa: BLE001 - the learner's error is what we report
+            return wrong(f"`load_on_cpu` raised {error_line(error)}", _load_hint(error))
+    if got is Ellipsis:
+        return not_answered(what)
+    if not isinstance(got, dict):
+        return wrong(f"`load_on_cpu` returned {kind(got)} ({describe(got)}); expected the saved dict.",
+                     "Return what torch.load returns.")
+    weight = got.get("weight")
+    if weight is not None and hasattr(weight, "device") and weight.device.type != "cpu":
+        return wrong(f"the loaded weight is on {weight.device}, not on the CPU.",
+                     "This machine has a GPU, so the load worked -- but the exercise asks for CPU tensors: "
+                     "map_location='cpu'.")
+    found = differences(got.get("weight"), _saved(tensorlab)["weight"], where="the loaded weight", grads=False)
+    if found or got.get("step") != 3:
+        return wrong((found or ["the loaded step is not 3"])[0] + ".", "Return the loaded checkpoint unchanged.")
+    return correct("map_location decides where the loaded tensors go, whatever device they were saved from.")
