@@ -1,9 +1,12 @@
 """Autograd engine: per-node overhead of backward, and peak memory of a training step.
 
-Timing: backward through graphs whose nodes do almost no arithmetic (10-element tensors), so the
-engine's own work -- dependency counting, the ready queue, input buffers, calling each node --
-dominates. Graphs are built once, at import; each call runs ``backward(retain_graph=True)``.
-Target: within 5x of PyTorch's C++ engine.
+Timing: graphs whose nodes do almost no arithmetic (10-element tensors), so the cost of autograd
+itself dominates. "build" cases record a graph (``Function.apply`` and ``_record``: a node, its edges,
+saved tensors per op); "backward" cases run the engine over a graph built once, at import --
+dependency counting, the ready queue, input buffers, calling each node -- with
+``backward(retain_graph=True)``. Two shapes: a 2,000-node chain, and the 2,000-way fan-in of issue 11
+(``stack`` of ``leaf_i * w``, then ``sum``: 2,000 gradients meet in ``w``'s AccumulateGrad).
+Targets (issue 11): within 1.8x of PyTorch's C++ engine for the chain, 2.5x for the fan-in.
 
 Memory: forward + backward of a 50-layer MLP (width 256, batch 64). Both libraries run in a fresh
 subprocess that reports how far its resident memory rose above where it stood before the step
@@ -31,20 +34,38 @@ except ImportError:  # the torch column then shows a dash
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _chain(m, n=1000):
-    """x -> x*1.0001 -> ... (n multiplications) -> sum: one long path of MulBackward0 nodes."""
+def _chain_builder(m, n=2000):
+    """A callable that builds x -> x*1.0001 -> ... (n multiplications) -> sum: one long path of
+    MulBackward0 nodes."""
     x = m.tensor(np.ones(10, np.float32), requires_grad=True)
-    y = x
-    for _ in range(n):
-        y = y * 1.0001
-    return y.sum()
+
+    def build():
+        y = x
+        for _ in range(n):
+            y = y * 1.0001
+        return y.sum()
+    return build
 
 
-def _fan_in(m, n=2000):
+def _fan_in_builder(m, n=2000):
+    """A callable that builds n leaves times the shared ``w``, stacked and summed: n edges lead into
+    ``w``'s AccumulateGrad (and out of StackBackward0)."""
+    w = m.tensor(np.ones(10, np.float32), requires_grad=True)
+    leaves = [m.tensor(np.full(10, i, np.float32), requires_grad=True) for i in range(n)]
+    return lambda: m.stack([leaf * w for leaf in leaves]).sum()
+
+
+def _sum_of_products(m, n=2000):
     """h = x*1 feeds n products that are added up: n gradients meet in h's input buffer."""
     x = m.tensor(np.ones(10, np.float32), requires_grad=True)
     h = x * 1.0
     return functools.reduce(operator.add, [h * float(i) for i in range(n)]).sum()
+
+
+def _build_case(name, builder):
+    """Recording cost: the leaves exist already; each call builds (and drops) the whole graph."""
+    return (name, {"tensorlab": builder(tensorlab), "torch": builder(torch) if torch is not None else None,
+                   "numpy": None})
 
 
 def _backward_case(name, build):
@@ -56,8 +77,12 @@ def _backward_case(name, build):
 
 
 CASES = [
-    _backward_case("backward of a 1,000-node chain (x * 1.0001, 10 float32)", _chain),
-    _backward_case("backward of a 2,000-way fan-in (4,000 nodes, 10 float32)", _fan_in),
+    _build_case("build a 2,000-node chain (x * 1.0001, 10 float32)", _chain_builder),
+    _backward_case("backward of a 2,000-node chain (x * 1.0001, 10 float32)", lambda m: _chain_builder(m)()),
+    _build_case("build a 2,000-way fan-in (stack of leaf_i * w, sum; 10 float32)", _fan_in_builder),
+    _backward_case("backward of a 2,000-way fan-in (stack of leaf_i * w, sum; 10 float32)",
+                   lambda m: _fan_in_builder(m)()),
+    _backward_case("backward of a 2,000-term sum of h * i (4,000 nodes, 10 float32)", _sum_of_products),
 ]
 
 

@@ -1,9 +1,13 @@
-"""Tensor basics: the fixed cost of one small op, a large elementwise expression, a matmul.
+"""Tensor basics: the fixed cost of one small op (with and without recording a graph node), a large
+elementwise expression, a matmul, and the time ``import tensorlab`` takes.
 
 Inputs are built once, here, from the same NumPy arrays for every implementation. Targets:
-large ops within 1.1x of NumPy (tensorlab computes with NumPy, so the gap is pure overhead),
-small-op overhead within 3x of PyTorch.
+large ops within 1.1x of NumPy (tensorlab computes with NumPy, so the gap is pure overhead);
+issue 11: a small op within 1.8x of PyTorch without grad, 2.5x when ``a.requires_grad`` (one node
+recorded); ``import tensorlab`` under 120 ms.
 """
+import subprocess
+import sys
 import tracemalloc
 
 import numpy as np
@@ -40,6 +44,22 @@ def _add(a, b):
     return a + b
 
 
+def _grad_case(name, expression, arrays):
+    """Like ``_case``, with the first input requiring grad: every call records a node."""
+    tl, th, _ = _three_ways(arrays)
+    tl[0].requires_grad_()
+    if th is not None:
+        th[0].requires_grad_()
+    return (name, {"tensorlab": lambda: expression(*tl),
+                   "torch": (lambda: expression(*th)) if th is not None else None,
+                   "numpy": None})
+
+
+def _import_time(module):
+    """``python -c "import <module>"`` in a fresh interpreter (includes its ~15 ms start-up)."""
+    subprocess.run([sys.executable, "-c", f"import {module}"], check=True)
+
+
 def _fma(a, b, c):
     return a * b + c
 
@@ -54,12 +74,18 @@ def _matmul(a, b):
 
 CASES = [
     _case("a + b, 10 float32 (per-op overhead)", _add, _inputs(10, count=2)),
+    _case("a + b, 100 float32, no grad", _add, _inputs(100, count=2)),
+    _grad_case("a + b, 100 float32, a.requires_grad (records a node)", _add, _inputs(100, count=2)),
     # NumPy reuses the temporary of a * b for the + (it can see the temporary has no other owner);
     # tensorlab's intermediate is a tensor and allocates like NumPy without that trick. One op alone
     # shows whether anything is copied on the way:
     _case("a * b, 4M float32 (one op)", _mul, _inputs(4 * 1024 * 1024, count=2)),
     _case("a * b + c, 4M float32", _fma, _inputs(4 * 1024 * 1024, count=3)),
     _case("a @ b, 1024x1024 float32", _matmul, _inputs(1024, 1024, count=2)),
+    ("import in a fresh interpreter (python -c 'import ...')",
+     {"tensorlab": lambda: _import_time("tensorlab"),
+      "torch": (lambda: _import_time("torch")) if torch is not None else None,
+      "numpy": lambda: _import_time("numpy")}),
 ]
 
 

@@ -247,33 +247,49 @@ def _mark_dirty_outputs(node, outputs):
         t._bump_version()
 
 
+_NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
+
+
 def _record(node, args, outputs):
-    """Connect ``node`` into the graph: edges to the inputs, grad_fn on the outputs, saved tensors."""
+    """Connect ``node`` into the graph: edges to the inputs, grad_fn on the outputs, saved tensors.
+
+    Runs once per recorded op, so it is written as one pass over the inputs and, for the usual single
+    output, no loop over the outputs."""
     Tensor = _t.Tensor
     scalar_edges = node._forward_cls.scalar_edges
     positions, edges, input_meta = [], [], []
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
-            positions.append(i)
-            edges.append(gradient_edge(a) or (None, 0))
+            # only an input that requires grad has somewhere for its gradient to go
+            edges.append(gradient_edge(a) if a._requires_grad else _NO_EDGE)
             input_meta.append((a._shape, a._array.dtype))
         elif i in scalar_edges and a is not None:  # a Python number PyTorch would wrap in a tensor
-            positions.append(i)
-            edges.append((None, 0))
+            edges.append(_NO_EDGE)
             input_meta.append(None)
+        else:
+            continue
+        positions.append(i)
     node.next_functions = tuple(edges)
     node._tensor_positions = tuple(positions)
     node._input_meta = tuple(input_meta)
     node._n_args = len(args)
-    single = not isinstance(outputs, tuple)
-    outs = (outputs,) if single else outputs
-    new_outs = [_connect_output(node, nr, out, args) for nr, out in enumerate(outs)]
-    node._output_meta = tuple([(o._shape, o._array.dtype, o._storage.device) if isinstance(o, Tensor)
-                               else None for o in new_outs])
+    if isinstance(outputs, tuple):  # several outputs (a return_types tuple too)
+        outs = outputs
+        new_outs = tuple([_connect_output(node, nr, out, args) for nr, out in enumerate(outs)])
+        node._output_meta = tuple([_output_meta(o) for o in new_outs])
+    else:  # one output
+        outs = (outputs,)
+        new_outs = (_connect_output(node, 0, outputs, args),)
+        node._output_meta = (_output_meta(new_outs[0]),)
     if node._to_save:
         node._saved = tuple([_save(node, t, outs, new_outs) for t in node._to_save])
         node._to_save = ()
-    return new_outs[0] if single else tuple(new_outs)
+    return new_outs if outs is outputs else new_outs[0]
+
+
+def _output_meta(out):
+    """What the engine needs to make a zero gradient for an output that receives none."""
+    return (out._shape, out._array.dtype, out._storage.device) if isinstance(out, _t.Tensor) else None
 
 
 def _connect_output(node, nr, out, args):

@@ -80,6 +80,8 @@ def check_operands(name, input, other=None, arg="other"):
 
 def save_operands(ctx, a, b, keep_a=True, keep_b=True):
     """Save the tensor operands backward needs; remember Python-scalar operands as they are."""
+    if not ctx.needs_input_grad:  # nothing is being recorded (the op runs without a graph)
+        return
     ctx.save_for_backward(a if keep_a and isinstance(a, Tensor) else None,
                           b if keep_b and isinstance(b, Tensor) else None)
     ctx.scalars = (None if isinstance(a, Tensor) else a, None if isinstance(b, Tensor) else b)
