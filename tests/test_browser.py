@@ -284,8 +284,21 @@ def _lesson_11(page):
     return view
 
 
+def _lesson_20(page):
+    """The finished monitor shows its progress line and chart; "Train 50 more steps" trains on and
+    the monitor's line counts the new steps."""
+    view = page.locator(".jupyter-widgets.tensorlab-training-monitor").first
+    view.scroll_into_view_if_needed()
+    assert view.locator("pre").first.inner_text().startswith("100%|")
+    assert view.locator("svg").count() >= 1
+    page.get_by_role("button", name="Train 50 more steps", exact=True).click()
+    view.get_by_text("200/200", exact=False).first.wait_for(timeout=30_000)
+    return view
+
+
 # lesson -> the click that shows its widgets respond (issues 9 and 10 name these lessons)
 LESSON_WIDGETS = {
+    "20_watching_training.ipynb": _lesson_20,
     "02_storage_and_strides.ipynb": _lesson_02,
     "03_views_and_broadcasting.ipynb": _lesson_03,
     "07_the_backward_graph.ipynb": _lesson_07,
