@@ -329,3 +329,19 @@ def test_floating_point_queries(torch):
         a, b = tensorlab.zeros(1, dtype=getattr(tensorlab, dtype)), torch.zeros(1, dtype=getattr(torch, dtype))
         assert a.is_floating_point() == b.is_floating_point() == tensorlab.is_floating_point(a)
         assert a.is_complex() == b.is_complex()
+
+
+def test_a_0_dim_cpu_tensor_goes_with_a_tensor_on_another_device_in_either_order():
+    """PyTorch lets a 0-dim CPU tensor (a scalar) join an op on any device, first or second; other
+    CPU tensors may not. Checked on device_of itself, with a stand-in storage on "cuda"."""
+    import types
+    from tensorlab.ops._util import device_of
+    cuda = tensorlab.device("cuda")
+    on_gpu = tensorlab.ones(3)
+    on_gpu._storage = types.SimpleNamespace(device=cuda)
+    scalar, vector = tensorlab.tensor(2.0), tensorlab.ones(3)
+    assert device_of(scalar, on_gpu) == cuda and device_of(on_gpu, scalar) == cuda
+    assert device_of(scalar, tensorlab.tensor(1.0)).type == "cpu"
+    for pair in ((vector, on_gpu), (on_gpu, vector), (scalar, on_gpu, vector)):
+        with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+            device_of(*pair)

@@ -28,13 +28,14 @@ def xp_of(t):
 
 def device_of(*operands):
     """The device of the tensor operands; mixing devices is an error (0-dim CPU tensors excepted)."""
-    found = None
+    found, found_cpu_scalar = None, False
     for x in operands:
         if isinstance(x, _t.Tensor):
             d = x._storage.device
-            if found is None or (found.type == "cpu" and x._shape == ()):
-                found = found or d
-            elif d != found and not (d.type == "cpu" and x._shape == ()):
+            cpu_scalar = d.type == "cpu" and x._shape == ()
+            if found is None or (found_cpu_scalar and not cpu_scalar):
+                found, found_cpu_scalar = d, cpu_scalar  # a 0-dim CPU tensor gives way to any device
+            elif d != found and not cpu_scalar:
                 raise RuntimeError("Expected all tensors to be on the same device, but found at least two "
                                    f"devices, {found} and {d}!")
     return found or CPU
