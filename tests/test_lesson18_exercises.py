@@ -1,0 +1,95 @@
+"""Lesson 18's exercise checks accept the reference solutions and reject plausible wrong answers
+with a specific hint, with PyTorch installed and hidden alike."""
+import pytest
+
+import tensorlab as torch
+from coursekit import lesson18 as check
+from coursekit.solutions import lesson18 as solution
+from coursekit.testing import LIBRARY_MODES, library_mode
+from tensorlab.utils.data import Dataset
+
+
+@pytest.fixture(params=LIBRARY_MODES)
+def mode(request):
+    context = library_mode(request.param)
+    if context is None:
+        pytest.skip("PyTorch is not installed")
+    with context:
+        yield request.param
+
+
+def test_every_check_accepts_its_solution(mode, capsys):
+    assert check.check_batch_predictions(solution.predictions)
+    assert check.check_windows(solution.Windows)
+    assert capsys.readouterr().out.count("Correct!") == 2
+
+
+class ListWindows(Dataset):
+    def __init__(self, series, k):
+        super().__init__()
+        self.series, self.k = series, k
+
+    def __len__(self):
+        return self.series.shape[0] - self.k
+
+    def __getitem__(self, i):
+        return [self.series[i:i + self.k], self.series[i + self.k]]
+
+
+def test_other_correct_answers_are_accepted(mode):
+    assert check.check_batch_predictions([3, 2, [2, 3], 23, 22, torch.Size([64, 1, 8, 8]), "int64"])
+    assert check.check_windows(ListWindows)
+
+
+def _windows(length, item):
+    class Windows(Dataset):
+        def __init__(self, series, k):
+            self.series, self.k = series, k
+        __len__ = length
+        __getitem__ = item
+    return Windows
+
+
+def _right_item(self, i):
+    return self.series[i:i + self.k], self.series[i + self.k]
+
+
+def _right_len(self):
+    return len(self.series) - self.k
+
+
+def test_stubs_get_a_fixed_message(mode):
+    stub = _windows(lambda self: ..., lambda self, i: ...)
+    half = _windows(_right_len, lambda self, i: ...)
+    for verdict in (check.check_batch_predictions(...), check.check_windows(stub), check.check_windows(half),
+                    check.check_windows(...)):
+        assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    ((2, 3, (4, 3), 22, 23, (64, 8, 8), torch.int32),
+     ["7 of 7", "ceil, not floor", "floor, not ceil", "the last batch is short", "channel dimension", "int64"]),
+    ((3, 2, (2, 3), 23, 22, (64, 1, 8, 8)), ["the answer should be a tuple of 7 predictions"]),
+])
+def test_wrong_batch_predictions(mode, answer, phrases):
+    verdict = check.check_batch_predictions(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_windows(lambda self: len(self.series), _right_item), ["len() is 10, expected 7", "len(series) - k windows"]),
+    (_windows(lambda self: len(self.series) - self.k + 1, _right_item), ["len() is 8, expected 7", "One too many"]),
+    (_windows(lambda self: len(self.series) - self.k - 1, _right_item), ["len() is 6, expected 7", "One too few"]),
+    (_windows(_right_len, lambda self, i: (self.series[i:i + self.k], self.series[i + self.k - 1])),
+     ["(the target)", "the window's own last value"]),
+    (_windows(_right_len, lambda self, i: (self.series[i:i + self.k + 1], self.series[i + self.k])),
+     ["(the window)", "has shape (4,)", "series[i:i + k]"]),
+    (_windows(_right_len, lambda self, i: self.series[i:i + self.k]), ["not a pair", "(window, target)"]),
+])
+def test_wrong_windows(mode, answer, phrases):
+    verdict = check.check_windows(answer)
+    assert not verdict
+    for phrase in phrases:
+        assert phrase in verdict.message
