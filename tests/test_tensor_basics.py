@@ -345,3 +345,12 @@ def test_a_0_dim_cpu_tensor_goes_with_a_tensor_on_another_device_in_either_order
     for pair in ((vector, on_gpu), (on_gpu, vector), (scalar, on_gpu, vector)):
         with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
             device_of(*pair)
+
+
+def test_creating_on_cuda_without_cupy_says_what_a_cpu_build_of_pytorch_says(torch):
+    if tensorlab.cuda.is_available() or torch.cuda.is_available():
+        pytest.skip("a GPU is available here")
+    for m in (tensorlab, torch):
+        with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
+            m.zeros(2, device="cuda")
+    assert tensorlab.cuda.device_count() == 0

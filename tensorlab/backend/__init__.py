@@ -18,7 +18,10 @@ def for_device(device):
 def cuda_backend():
     global _cuda
     if _cuda is None:
-        from . import cupy_backend  # imported lazily: CuPy is optional and slow to import
+        try:
+            from . import cupy_backend  # imported lazily: CuPy is optional and slow to import
+        except ImportError as error:  # no CuPy: what a CPU-only build of PyTorch says
+            raise AssertionError("Torch not compiled with CUDA enabled") from error
         _cuda = cupy_backend
     return _cuda
 
@@ -26,5 +29,5 @@ def cuda_backend():
 def cuda_available():
     try:
         return cuda_backend().is_available()
-    except ImportError:
+    except AssertionError:
         return False
