@@ -358,3 +358,13 @@ def test_dataset_of_dicts_trains_like_a_tutorial(torch):
     tl = list(tld.DataLoader(examples, batch_size=3))
     th = list(torch.utils.data.DataLoader(examples, batch_size=3))
     assert [_plain(b) for b in tl] == [_plain(b) for b in th]
+
+
+def test_a_column_of_strings_collates_to_a_tuple_as_in_pytorch(torch):
+    from torch.utils.data import default_collate as theirs
+    from tensorlab.utils.data import default_collate as ours
+    for batch in ([("a", 1), ("b", 2)], [["a", 1.5], ["b", 2.5]]):
+        got, expected = ours(batch), theirs(batch)
+        assert got[0] == expected[0] and type(got[0]) is tuple
+        assert got[1].tolist() == expected[1].tolist()
+    assert ours(["a", "b"]) == theirs(["a", "b"]) == ["a", "b"]

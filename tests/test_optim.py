@@ -396,3 +396,11 @@ def test_state_is_keyed_by_the_parameter_itself():
     opt.step()
     assert set(map(id, opt.state)) == {id(a), id(b)}
     assert opt.state_dict()["state"][1]["exp_avg"] is opt.state[b]["exp_avg"]
+
+
+def test_an_optimizer_with_two_groups_prints_like_pytorch(torch):
+    texts = []
+    for m in (tensorlab, torch):
+        a, b = m.nn.Parameter(m.ones(2)), m.nn.Parameter(m.ones(2))
+        texts.append(repr(m.optim.SGD([{"params": [a]}, {"params": [b], "lr": 0.1}], lr=0.01)))
+    assert texts[0] == texts[1]

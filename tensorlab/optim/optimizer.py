@@ -248,6 +248,8 @@ class Optimizer:
     def __repr__(self):
         lines = [f"{type(self).__name__} ("]
         for i, group in enumerate(self.param_groups):
+            if i:
+                lines.append("")   # PyTorch puts a blank line between groups
             lines.append(f"Parameter Group {i}")
             lines.extend(f"    {key}: {group[key]}" for key in sorted(group) if key != "params")
         return "\n".join(lines) + "\n)"

@@ -6,7 +6,7 @@
     NumPy arrays      -> as tensors, then stacked
     NumPy scalars     -> one tensor of their dtype
     float             -> float64 tensor        int -> int64 tensor        bool -> bool tensor
-    str / bytes       -> left as they are (the list of them)
+    str / bytes       -> left as they are (the batch of them: a tuple inside a tuple or list)
     dict              -> dict of collated values, key by key
     namedtuple        -> the same namedtuple of collated fields
     tuple / list      -> a list of collated positions ("transpose" the batch)
@@ -53,7 +53,7 @@ def default_collate(batch):
     if isinstance(elem, collections.abc.Mapping):
         return _collate_mapping(elem, batch)
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):   # namedtuple
-        return type(elem)(*(default_collate(list(samples)) for samples in zip(*batch)))
+        return type(elem)(*(default_collate(samples) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         return _collate_sequence(elem, batch)
     raise TypeError(_ERROR.format(type(elem)))
@@ -75,7 +75,7 @@ def _collate_sequence(elem, batch):
     size = len(elem)
     if any(len(e) != size for e in batch):
         raise RuntimeError("each element in list of batch should be of equal size")
-    columns = [default_collate(list(samples)) for samples in zip(*batch)]
+    columns = [default_collate(samples) for samples in zip(*batch)]  # a column of strings stays a tuple
     if isinstance(elem, tuple):
         return columns
     try:
