@@ -42,3 +42,27 @@ def test_broadcast_to_is_expand(torch):
         assert t.broadcast_to((2, 3)).stride() == (0, 1) and m.broadcast_to(t, (2, 3)).shape == (2, 3)
         with pytest.raises(RuntimeError, match=r"The expanded size of the tensor \(4\) must match the existing size \(3\)"):
             t.broadcast_to((4,))
+
+
+@pytest.mark.parametrize("indexing", ["ij", "xy"])
+@pytest.mark.parametrize("lengths", [(3,), (3, 2), (2, 3, 4)])
+def test_meshgrid_like_pytorch(torch, indexing, lengths):
+    results = []
+    for m in (tensorlab, torch):
+        inputs = [m.tensor(np.arange(n, dtype=np.float64) + 10 * k, requires_grad=True)
+                  for k, n in enumerate(lengths)]
+        grids = m.meshgrid(*inputs, indexing=indexing)
+        sum(g * (k + 1) for k, g in enumerate(grids)).sum().backward()
+        results.append(([g.tolist() for g in grids], [g.stride() for g in grids],
+                        [t.grad.tolist() for t in inputs]))
+    assert results[0] == results[1]
+
+
+def test_meshgrid_errors_and_warning(torch):
+    for m in (tensorlab, torch):
+        with pytest.warns(UserWarning, match="it will be required to pass the indexing argument"):
+            m.meshgrid(m.arange(3), m.arange(2))
+        with pytest.raises(RuntimeError, match='indexing must be one of "xy" or "ij", but received: foo'):
+            m.meshgrid(m.ones(2), indexing="foo")
+        with pytest.raises(RuntimeError, match="Expected 0D or 1D tensor in the tensor list"):
+            m.meshgrid(m.ones(2, 2), indexing="ij")

@@ -89,3 +89,17 @@ def test_parameters_to_vector_and_back(torch):
     np.testing.assert_array_equal(model[1].bias.detach().numpy(), [10])
     with pytest.raises(TypeError, match="expected torch.Tensor, but got: list"):
         nn.utils.vector_to_parameters([1.0], model.parameters())
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("side", ["right", "left"])
+def test_pad_sequence_like_pytorch(torch, batch_first, side):
+    results = []
+    for m in (tensorlab, torch):
+        seqs = [m.tensor(np.arange(n * 2, dtype=np.float64).reshape(n, 2), requires_grad=True) for n in (2, 4, 3)]
+        out = m.nn.utils.rnn.pad_sequence(seqs, batch_first=batch_first, padding_value=-1.0, padding_side=side)
+        (out * m.arange(out.numel(), dtype=m.float64).reshape(out.shape)).sum().backward()
+        results.append((out.tolist(), [s.grad.tolist() for s in seqs]))
+    assert results[0] == results[1]
+    with pytest.raises(RuntimeError, match="Expected padding_side to be one of left or right"):
+        tensorlab.nn.utils.rnn.pad_sequence([tensorlab.ones(2)], padding_side="mid")

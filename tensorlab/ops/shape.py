@@ -214,6 +214,42 @@ def broadcast_tensors(*tensors):
     return tuple(Expand.apply(t, shape) for t in tensors)
 
 
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 1-D tensors: ``ij`` gives each grid the shape (len(t0), len(t1), ...);
+    ``xy`` (Cartesian, as NumPy's default) swaps the first two. Every grid is an expanded view of its
+    1-D tensor (stride 0 along the other dims), not a copy.
+
+    >>> import tensorlab as torch
+    >>> rows, cols = torch.meshgrid(torch.arange(3), torch.arange(2), indexing="ij")
+    >>> rows.tolist(), rows.stride()
+    ([[0, 0], [1, 1], [2, 2]], (1, 0))
+    """
+    import warnings
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+                      "argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    for t in tensors:
+        if t.dim() > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: "
+                               f"a {t.dim()}-D tensor of shape {tuple(t.shape)}")
+    sizes = [t.numel() for t in tensors]
+    swap = indexing == "xy" and len(tensors) >= 2
+    if swap:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    grids = []
+    for i, t in enumerate(tensors):
+        axis = {0: 1, 1: 0}.get(i, i) if swap else i
+        shape = [1] * len(tensors)
+        shape[axis] = -1
+        grids.append(Expand.apply(t.reshape(shape), tuple(sizes)))
+    return tuple(grids)
+
+
 def broadcast_shapes(*shapes):
     """The shape that tensors of ``shapes`` broadcast to, without making any tensor.
 
@@ -377,6 +413,6 @@ contiguous_format, preserve_format, channels_last = (_layout.contiguous_format, 
                                                      _layout.channels_last)
 
 __all__ = ["reshape", "clone", "detach", "flatten", "unflatten", "ravel", "as_strided", "broadcast_to",
-           "broadcast_tensors", "broadcast_shapes", "contiguous_format",
+           "broadcast_tensors", "broadcast_shapes", "meshgrid", "contiguous_format",
            "preserve_format", "channels_last"] + \
     _reorder.__all__ + _pieces.__all__

@@ -1,3 +1,4 @@
-"""nn.utils: gradient clipping and flattening parameters into one vector."""
+"""nn.utils: gradient clipping, flattening parameters into one vector, padding sequences (``rnn``)."""
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, get_total_norm  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+from . import rnn  # noqa: F401,E402
