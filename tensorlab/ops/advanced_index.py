@@ -14,7 +14,7 @@ import numpy as np
 from .. import _dtype, _layout
 from ..autograd import grad_mode
 from ..autograd.function import Function
-from ._util import method, wrap, xp_of
+from ._util import method, tensor_arg, wrap, xp_of
 from .inplace import (OVERLAP_ERROR, apply_inplace, check_inplace, check_writable, has_internal_overlap,
                       warn_expanded)
 from .. import tensor as _t
@@ -198,12 +198,14 @@ def _as_indices(x, indices):
 @method()
 def index_put(input, indices, values, accumulate=False):
     """A copy of ``input`` with ``values`` written at ``indices`` (added there if ``accumulate``)."""
+    tensor_arg("index_put", "values", 3, values)
     return IndexPut.apply(input, _as_indices(input, indices), values, bool(accumulate))
 
 
 @method()
 def index_put_(self, indices, values, accumulate=False):
     """Write ``values`` at ``indices`` in place (``x[indices] = values`` with tensors)."""
+    tensor_arg("index_put_", "values", 2, values)
     return _put_inplace(self, _as_indices(self, indices), values, bool(accumulate))
 
 

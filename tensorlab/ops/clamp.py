@@ -6,6 +6,8 @@ input (half to each on a tie). The routing is a mask applied with ``where``/``ma
 autograd ops themselves, so the backward can be differentiated again.
 See course/04_ops_and_reductions.
 """
+import numpy as np
+
 from .. import _dtype
 from ..autograd.function import Function
 from ._pointwise import broadcast_operands, c_type_name, inplace_method, keep_where, zero_where
@@ -115,6 +117,10 @@ class ClampMaxTensor(ClampTensor):
 
 def _bounds(min, max):
     """Number bounds stay numbers; a 0-dim tensor next to a number is read as a number (as PyTorch does)."""
+    if not all(b is None or isinstance(b, (Tensor, int, float, np.generic)) for b in (min, max)):
+        raise TypeError(f"clamp() received an invalid combination of arguments - got ({_arg_type(min)}, "
+                        f"{_arg_type(max)}), but expected one of:\n * (Tensor min = None, Tensor max = None)\n"
+                        " * (Number min = None, Number max = None)")
     if isinstance(min, Tensor) != isinstance(max, Tensor) and min is not None and max is not None:
         tensor_bound = min if isinstance(min, Tensor) else max
         if tensor_bound.dim() != 0:

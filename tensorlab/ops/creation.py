@@ -360,6 +360,8 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, pi
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
     _check_fill_value("full", fill_value)
+    from .ranges import _check_int64
+    _check_int64(fill_value)
     return _filled(fill_value, _size((size,)), dtype or _fill_dtype(fill_value), device, requires_grad)
 
 

@@ -24,6 +24,14 @@ def _check_requires_grad(dtype, requires_grad):
     check(dtype, requires_grad)
 
 
+def _check_int64(x):
+    """PyTorch's errors for a Python int that is no int64: past 64 bits, or an unsigned 64-bit value."""
+    if isinstance(x, int) and not -2 ** 63 <= x < 2 ** 64:
+        raise OverflowError("int too big to convert")
+    if isinstance(x, int) and x >= 2 ** 63:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+
+
 def _number(x):
     return x.item() if isinstance(x, _t.Tensor) else x
 
@@ -40,10 +48,9 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
         start, end = 0, start
     start, end, step = _number(start), _number(end), _number(step)
     for name, x in (("start", start), ("end", end), ("step", step)):
-        if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+        if not isinstance(x, (int, float, np.integer, np.floating, np.bool_)):
             raise TypeError(f"arange(): argument '{name}' must be Number, not {type(x).__name__}")
-        if isinstance(x, int) and not -2 ** 63 <= x < 2 ** 63:
-            raise OverflowError("int too big to convert")
+        _check_int64(x)
     if dtype is None:
         is_int = all(isinstance(x, (int, np.integer)) for x in (start, end, step))
         dtype = _dtype.int64 if is_int else _dtype.get_default_dtype()

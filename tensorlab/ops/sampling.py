@@ -8,7 +8,7 @@ See course/01_tensors.
 """
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _layout
 from .._device import as_device
 from .. import tensor as _t
 from ._util import method
@@ -87,7 +87,12 @@ def _make(draw, size, dtype, device, requires_grad, default=None):
     dtype = dtype or default or _dtype.get_default_dtype()
     shape = _size(size)
     check_storage_size(shape, dtype)
-    return _finish(np.asarray(draw(shape)).astype(dtype.np, copy=False), device, requires_grad)
+    try:
+        values = draw(shape)
+    except MemoryError:
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
+                           f"{_layout.numel(shape) * dtype.itemsize} bytes.") from None
+    return _finish(np.asarray(values).astype(dtype.np, copy=False), device, requires_grad)
 
 
 @_dtype.reads_dtype
