@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import tensorlab
+from coursekit.testing import LIBRARY_MODES, library_mode
 
 
 @pytest.fixture
@@ -24,3 +25,14 @@ def _isolate_global_state():
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+@pytest.fixture(params=LIBRARY_MODES)
+def mode(request):
+    """Run an exercise-check test twice: with PyTorch installed (checks also run answers on it) and
+    with PyTorch hidden (checks must work on tensorlab alone). Used by tests/test_lessonNN_exercises.py."""
+    context = library_mode(request.param)
+    if context is None:
+        pytest.skip("PyTorch is not installed")
+    with context:
+        yield request.param

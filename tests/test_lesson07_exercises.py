@@ -6,17 +6,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson07 as check
 from coursekit.solutions import lesson07 as solution
-from coursekit.testing import LIBRARY_MODES, library_mode
 from tensorlab.autograd import trace_backward
-
-
-@pytest.fixture(params=LIBRARY_MODES)
-def mode(request):
-    context = library_mode(request.param)
-    if context is None:
-        pytest.skip("PyTorch is not installed")
-    with context:
-        yield request.param
 
 
 def test_every_check_accepts_its_solution(mode, capsys):

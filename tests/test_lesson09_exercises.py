@@ -5,16 +5,6 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson09 as check
 from coursekit.solutions import lesson09 as solution
-from coursekit.testing import LIBRARY_MODES, library_mode
-
-
-@pytest.fixture(params=LIBRARY_MODES)
-def mode(request):
-    context = library_mode(request.param)
-    if context is None:
-        pytest.skip("PyTorch is not installed")
-    with context:
-        yield request.param
 
 
 def test_every_check_accepts_its_solution(mode, capsys):

@@ -4,19 +4,9 @@ import pytest
 
 from coursekit import lesson20 as check
 from coursekit.solutions import lesson20 as solution
-from coursekit.testing import LIBRARY_MODES, library_mode
 from tensorlab.utils.tensorboard import event_files, read_events
 
 pytest.importorskip("tensorboardX")
-
-
-@pytest.fixture(params=LIBRARY_MODES)
-def mode(request):
-    context = library_mode(request.param)
-    if context is None:
-        pytest.skip("PyTorch is not installed")
-    with context:
-        yield request.param
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
