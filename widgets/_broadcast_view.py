@@ -6,9 +6,9 @@ As in the StrideExplorer, the click targets are plain Buttons laid out like the 
 """
 import ipywidgets as w
 
-from ._grid import format_value, index_text, indices
+from ._grid import format_value
 from ._svg import PALETTE, error_html, escape
-from ._stride_view import BUTTON, LABEL
+from ._stride_view import BUTTON, LABEL, fill_click_pad
 from .broadcast_explorer import MAX_BUTTONS
 
 
@@ -63,19 +63,8 @@ class BroadcastView(w.VBox):
             self.hint.value = f"<small>{model.result.numel()} elements: use <code>select(index)</code></small>"
             return
         self.hint.value = f"<small>click an element of {escape(model.expression())}:</small>"
-        cols, children = (shape[-1] if shape else 1), []
-        for k, index in enumerate(indices(shape)):
-            if k % cols == 0:
-                row = index_text(index[:-1] + (":",)) if len(shape) > 1 else ""
-                children.append(w.HTML(f"<small style='color:{PALETTE['muted']};white-space:nowrap'>"
-                                       f"{escape(row)}</small>"))
-            button = w.Button(tooltip=f"({model.expression()}){index_text(index)}", layout=self._cell_layout)
-            button.add_class("tensorlab-cell")
-            button.on_click(lambda _, index=index: model.select(index))
-            button.index = index
-            children.append(button)
-        self.cells.layout.grid_template_columns = f"auto repeat({cols}, 48px)"
-        self.cells.children = children
+        fill_click_pad(self.cells, shape, shape[-1] if shape else 1, f"({model.expression()})", model.select,
+                       self._cell_layout)
 
     def update(self):
         model = self.model

@@ -17,6 +17,26 @@ BUTTON = dict(width="46px", height="28px", padding="0px", margin="1px")
 LABEL = {"description_width": "initial"}    # a text box's label as wide as its text, no wider
 
 
+
+def fill_click_pad(grid, shape, cols, expression, select, cell_layout):
+    """Fill the GridBox ``grid`` with one Button per element of ``shape`` (``cols`` to a row, each row
+    led by its index, e.g. ``[1, 0, :]``): clicking one calls ``select(index)``. Buttons, because a
+    click inside an SVG could only reach the kernel through custom JavaScript."""
+    children = []
+    for k, index in enumerate(indices(shape)):
+        if k % cols == 0:       # each row starts with its index (1-D: where it starts)
+            row = index_text(index[:-1] + (":",)) if len(shape) > 1 else f"[{k}:]" if len(shape) else ""
+            children.append(w.HTML(f"<small style='color:{PALETTE['muted']};white-space:nowrap'>"
+                                   f"{escape(row)}</small>"))
+        button = w.Button(tooltip=f"{expression}{index_text(index)}", layout=cell_layout)
+        button.add_class("tensorlab-cell")
+        button.on_click(lambda _, index=index: select(index))
+        button.index = index
+        children.append(button)
+    grid.layout.grid_template_columns = f"auto repeat({cols}, 48px)"
+    grid.children = children
+
+
 class StrideView(w.VBox):
     """A DOMWidget over a StrideExplorer model; ``update()`` redraws from the model's state."""
 
@@ -77,19 +97,7 @@ class StrideView(w.VBox):
         self.hint.value = "<small>click a cell:</small>"
         shape = tuple(t.shape)
         cols = min(shape[-1], 8) if len(shape) == 1 else shape[-1] if shape else 1   # 1-D wraps every 8
-        children = []
-        for k, index in enumerate(indices(shape)):
-            if k % cols == 0:       # each row starts with its index, e.g. [1, 0, :] (1-D: where it starts)
-                row = index_text(index[:-1] + (":",)) if len(shape) > 1 else f"[{k}:]" if len(shape) else ""
-                children.append(w.HTML(f"<small style='color:{PALETTE['muted']};white-space:nowrap'>"
-                                       f"{escape(row)}</small>"))
-            button = w.Button(tooltip=f"{model.expression}{index_text(index)}", layout=self._cell_layout)
-            button.add_class("tensorlab-cell")
-            button.on_click(lambda _, index=index: model.select(index))
-            button.index = index
-            children.append(button)
-        self.cells.layout.grid_template_columns = f"auto repeat({cols}, 48px)"
-        self.cells.children = children
+        fill_click_pad(self.cells, shape, cols, model.expression, model.select, self._cell_layout)
 
     def update(self):
         model, t = self.model, self.model.current
