@@ -68,6 +68,14 @@ def wrong(what, why=""):
     return report(False, f"Not yet: {what}" + (f"\n  Hint: {why}" if why else ""))
 
 
+def works_only_on_tensorlab(subject, module, found):
+    """The verdict when an answer is right on tensorlab but not on PyTorch (``module``): the two
+    libraries should agree, and PyTorch is the reference."""
+    return wrong(f"{subject} works on tensorlab but not on {library_name(module)}: {found}.",
+                 "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
+                 "(please report the difference).")
+
+
 def not_answered(what):
     return report(False, f"Not answered yet: replace the ... with {what}.")
 
@@ -216,8 +224,6 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
             if found:
                 where = f"`{name}` on {case.label}"
                 if index > 0:
-                    return wrong(f"{where} works on tensorlab but not on {library_name(module)}: "
-                                 f"{found[0]}.", "tensorlab and PyTorch should behave the same here; "
-                                 "PyTorch is the reference (please report the difference).")
+                    return works_only_on_tensorlab(where, module, found[0])
                 return wrong(f"{where}: {found[0]}.", why)
     return correct(note)

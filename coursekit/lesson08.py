@@ -7,10 +7,10 @@
     >>> _ = check_sgd_step(solution.sgd_step)
     Correct! This is what optimizer.step() and optimizer.zero_grad() do for plain SGD.
 """
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
+from .check import Question, check_predictions, correct, is_stub, not_answered, wrong, works_only_on_tensorlab
 from .compare import describe, differences, kind
 from .crosscheck import error_line
-from .libs import libraries, library_name, on
+from .libs import libraries, on
 from .solutions import lesson08 as solution
 
 # -- exercise 1: read the version counter ---------------------------------------------------------
@@ -259,9 +259,7 @@ def check_sgd_step(sgd_step):
         if what == "stub":
             return not_answered(WHAT_SGD)
         if index > 0:
-            return wrong(f"`sgd_step` works on tensorlab but not on {library_name(module)}: {what}.",
-                         "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
-                         "(please report the difference).")
+            return works_only_on_tensorlab("`sgd_step`", module, what)
         return wrong(f"`sgd_step` on w (2, 2) and b (2,): {what}.", why)
     return correct("This is what optimizer.step() and optimizer.zero_grad() do for plain SGD.")
 

@@ -14,10 +14,10 @@ class for another library (the class-level counterpart of :func:`coursekit.libs.
 """
 import inspect
 
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
+from .check import Question, check_predictions, correct, is_stub, not_answered, wrong, works_only_on_tensorlab
 from .compare import describe, differences, is_tensor, kind
 from .crosscheck import error_line
-from .libs import libraries, library_name, on
+from .libs import libraries, on
 from .solutions import lesson09 as solution
 
 
@@ -128,9 +128,7 @@ def check_function_class(answer, reference, cases, *, name, what, diagnose_error
                 return not_answered(what)
             found, why = problem
             if index > 0:
-                return wrong(f"`{name}` works on tensorlab but not on {library_name(module)}: {found}.",
-                             "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
-                             "(please report the difference).")
+                return works_only_on_tensorlab(f"`{name}`", module, found)
             return wrong(f"`{name}` on {case.label}: {found}.", why)
     return correct(note)
 

@@ -7,10 +7,10 @@ coursekit/solutions/lesson11.py).
 Exercise 3 changes a model in place, which ``check_function`` (it compares return values) does not
 cover; :func:`check_freeze` is written here with the same parts (``libraries``, ``on``).
 """
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
+from .check import Question, check_predictions, correct, is_stub, not_answered, wrong, works_only_on_tensorlab
 from .crosscheck import error_line
 from .compare import kind
-from .libs import libraries, library_name, on
+from .libs import libraries, on
 from .solutions import lesson11 as solution
 
 
@@ -200,9 +200,6 @@ def check_freeze(freeze_all_but_last):
             if problem is not None:
                 found, why = problem
                 if index > 0:
-                    return wrong(f"`freeze_all_but_last` on {label} works on tensorlab but not on "
-                                 f"{library_name(library)}: {found}.",
-                                 "tensorlab and PyTorch should behave the same here; PyTorch is the "
-                                 "reference (please report the difference).")
+                    return works_only_on_tensorlab(f"`freeze_all_but_last` on {label}", library, found)
                 return wrong(f"`freeze_all_but_last` on {label}: {found}.", why)
     return correct("An optimizer now changes only the last layer: the frozen parameters get no .grad.")

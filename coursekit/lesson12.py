@@ -14,7 +14,7 @@ import importlib
 import types
 from collections import OrderedDict
 
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
+from .check import Question, check_predictions, correct, is_stub, not_answered, wrong, works_only_on_tensorlab
 from .compare import differences, kind
 from .crosscheck import error_line
 from .libs import TENSORLAB, libraries, library_name, on
@@ -213,9 +213,7 @@ def check_stack(Stack):
             if problem is not None:
                 found, why = problem
                 if index > 0:
-                    return wrong(f"`Stack` works on {TENSORLAB} but not on {library_name(library)}: {found}.",
-                                 "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
-                                 "(please report the difference).")
+                    return works_only_on_tensorlab("`Stack`", library, found)
                 return wrong(found + ".", why)
     return correct("nn.ModuleList registers every layer it holds: parameters(), state_dict() and to() see them.")
 

@@ -4,10 +4,10 @@ coursekit/solutions/lesson16.py).
     >>> _ = check_gradient_predictions(solution.predictions)
     Correct! backward adds into .grad until something resets it; step() reads whatever .grad holds.
 """
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
-from .compare import describe, differences, is_tensor, kind
+from .check import Question, check_predictions, correct, is_stub, not_answered, wrong, works_only_on_tensorlab
+from .compare import differences, is_tensor, kind
 from .crosscheck import error_line
-from .libs import TENSORLAB, libraries, library_name, on
+from .libs import libraries, on
 from .solutions import lesson16 as solution
 
 
@@ -161,9 +161,7 @@ def check_sgd_step(sgd_step):
             if found == "stub":
                 return not_answered(what)
             if index > 0:
-                return wrong(f"`sgd_step` works on {TENSORLAB} but not on {library_name(module)}: {found}.",
-                             "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
-                             "(please report the difference).")
+                return works_only_on_tensorlab("`sgd_step`", module, found)
             return wrong(f"`sgd_step`: {found}.", why)
     return correct("That is SGD: `p.add_(grad, alpha=-lr)` in tensorlab/optim/sgd.py, then zero_grad().")
 
@@ -277,8 +275,6 @@ def check_train_step(train_step):
                 found, why = problem
                 where = "`train_step` with " + ("Adam" if adam else "SGD")
                 if index > 0:
-                    return wrong(f"{where} works on {TENSORLAB} but not on {library_name(module)}: {found}.",
-                                 "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
-                                 "(please report the difference).")
+                    return works_only_on_tensorlab(where, module, found)
                 return wrong(f"{where}: {found}.", why)
     return correct("Forward, loss, zero_grad, backward, step: the same five lines in every PyTorch program.")

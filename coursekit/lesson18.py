@@ -6,10 +6,10 @@ coursekit/solutions/lesson18.py).
 """
 import importlib
 
-from .check import Question, check_predictions, correct, not_answered, wrong, is_stub
+from .check import Question, check_predictions, correct, not_answered, wrong, is_stub, works_only_on_tensorlab
 from .compare import differences, kind
 from .crosscheck import error_line
-from .libs import TENSORLAB, libraries, library_name
+from .libs import libraries
 from .solutions import lesson18 as solution
 
 
@@ -164,9 +164,7 @@ def check_windows(windows_class):
         if found == "stub":
             return not_answered(what)
         if index > 0:
-            return wrong(f"`Windows` works on {TENSORLAB} but not on {library_name(module)}: {found}.",
-                         "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
-                         "(please report the difference).")
+            return works_only_on_tensorlab("`Windows`", module, found)
         return wrong(found + ".", why)
     return correct("__len__ and __getitem__ are all a DataLoader needs: it batches your windows into (B, k) "
                    "inputs and (B,) targets.")
