@@ -68,6 +68,15 @@ def wrong(what, why=""):
     return report(False, f"Not yet: {what}" + (f"\n  Hint: {why}" if why else ""))
 
 
+def ramp(torch, *shape, start=-1.0, stop=1.0):
+    """Evenly spaced numbers in ``shape``: inputs that are the same on both libraries (their random
+    generators differ) and different in every element (so a swapped index shows)."""
+    n = 1
+    for size in shape:
+        n *= size
+    return torch.linspace(start, stop, n).reshape(*shape)
+
+
 def works_only_on_tensorlab(subject, module, found):
     """The verdict when an answer is right on tensorlab but not on PyTorch (``module``): the two
     libraries should agree, and PyTorch is the reference."""

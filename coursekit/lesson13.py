@@ -4,7 +4,7 @@ coursekit/solutions/lesson13.py).
     >>> _ = check_layer_predictions(solution.predictions)
     Correct! A Linear maps the last dimension from in_features to out_features; a loss reduces to one number unless reduction="none".
 """
-from .check import Case, Question, check_function, check_predictions
+from .check import Case, Question, check_function, check_predictions, ramp
 from .compare import differences, is_tensor
 from .solutions import lesson13 as solution
 
@@ -58,19 +58,12 @@ def check_layer_predictions(answer):
 
 # -- exercise 2: a linear layer by hand -----------------------------------------------------------------
 
-def _numbers(torch, *shape, start=-1.0, stop=1.0):
-    n = 1
-    for s in shape:
-        n *= s
-    return torch.linspace(start, stop, n).reshape(*shape)
-
-
 LINEAR_CASES = [
     Case("x of shape (5, 3), weight (2, 3), bias (2,)",
-         lambda torch: (_numbers(torch, 5, 3), _numbers(torch, 2, 3, start=0.5, stop=-1.5),
+         lambda torch: (ramp(torch, 5, 3), ramp(torch, 2, 3, start=0.5, stop=-1.5),
                         torch.tensor([0.5, -2.0]))),
     Case("x of shape (4, 7, 3), weight (2, 3), bias (2,)",
-         lambda torch: (_numbers(torch, 4, 7, 3), _numbers(torch, 2, 3, start=0.5, stop=-1.5),
+         lambda torch: (ramp(torch, 4, 7, 3), ramp(torch, 2, 3, start=0.5, stop=-1.5),
                         torch.tensor([0.5, -2.0]))),
 ]
 

@@ -3,7 +3,7 @@
     >>> _ = check_conv_shapes(solution.shapes)
     Correct! Every size follows one formula: (n + 2*padding - dilation*(k - 1) - 1) // stride + 1.
 """
-from .check import Case, Question, check_function, check_predictions
+from .check import Case, Question, check_function, check_predictions, ramp
 from .compare import differences, is_tensor
 from .solutions import lesson14 as solution
 
@@ -84,18 +84,11 @@ def check_conv_shapes(answer):
 
 # -- exercise 2: conv2d from unfold and a matrix product -------------------------------------------------
 
-def _values(torch, *shape, start=-1.0, stop=1.0):
-    n = 1
-    for s in shape:
-        n *= s
-    return torch.linspace(start, stop, n).reshape(*shape)
-
-
 def _conv_case(label, x_shape, w_shape, stride, padding):
     def make(torch):
-        x = (_values(torch, *x_shape) * 3).sin()
-        weight = _values(torch, *w_shape, start=0.5, stop=-0.7)
-        bias = _values(torch, w_shape[0], start=-0.5, stop=0.5) if w_shape[0] > 1 else torch.tensor([0.5])
+        x = (ramp(torch, *x_shape) * 3).sin()
+        weight = ramp(torch, *w_shape, start=0.5, stop=-0.7)
+        bias = ramp(torch, w_shape[0], start=-0.5, stop=0.5) if w_shape[0] > 1 else torch.tensor([0.5])
         return x, weight, bias, stride, padding
     return Case(label, make)
 

@@ -4,7 +4,7 @@ coursekit/solutions/lesson15.py).
     >>> _ = check_norm_predictions(solution.predictions)
     Correct! BatchNorm shares statistics across the batch, LayerNorm within a sample; Dropout only acts in training.
 """
-from .check import Case, Question, check_function, check_predictions
+from .check import Case, Question, check_function, check_predictions, ramp
 from .compare import differences, is_tensor
 from .solutions import lesson15 as solution
 
@@ -75,13 +75,6 @@ def check_norm_predictions(answer):
 
 # -- exercise 2: the running statistics by hand -------------------------------------------------------------
 
-def _values(torch, *shape, start=-1.0, stop=1.0):
-    n = 1
-    for s in shape:
-        n *= s
-    return torch.linspace(start, stop, n).reshape(*shape)
-
-
 LESSON_X = [[1.0, 2.0, 3.0], [3.0, 6.0, 9.0], [5.0, 1.0, 0.0], [7.0, 3.0, 4.0]]
 
 RUNNING_CASES = [
@@ -89,7 +82,7 @@ RUNNING_CASES = [
          lambda torch: (torch.zeros(3), torch.ones(3), torch.tensor(LESSON_X), 0.1)),
     Case("running_mean [1., -1.], running_var [2., 0.5], x of shape (6, 2), momentum 0.3",
          lambda torch: (torch.tensor([1.0, -1.0]), torch.tensor([2.0, 0.5]),
-                        (_values(torch, 6, 2) * 4).sin() * 3 + 1, 0.3)),
+                        (ramp(torch, 6, 2) * 4).sin() * 3 + 1, 0.3)),
 ]
 
 
@@ -154,7 +147,7 @@ EVAL_CASES = [
          lambda torch: (torch.tensor(LESSON_X), _bn(torch, torch.nn.BatchNorm1d, [0.5, -1.0, 2.0], [4.0, 0.25, 1e-5],
                                                     [2.0, 1.0, 0.5], [0.0, 1.0, -1.0]))),
     Case("x of shape (2, 2, 3, 4) and a BatchNorm2d(2)",
-         lambda torch: ((_values(torch, 2, 2, 3, 4) * 5).cos() * 2,
+         lambda torch: ((ramp(torch, 2, 2, 3, 4) * 5).cos() * 2,
                         _bn(torch, torch.nn.BatchNorm2d, [0.3, -0.2], [0.5, 2.0], [1.5, -1.0], [0.1, 0.2]))),
 ]
 
