@@ -1,0 +1,59 @@
+"""``histc`` against PyTorch: bins over [min, max], min == max meaning the data's range, edge elements,
+elements outside the range and NaNs ignored, dtypes, no grad_fn, and PyTorch's errors."""
+import numpy as np
+import pytest
+
+import tensorlab
+from tests.math_oracle import same
+
+DATA = np.array([1., 2, 1, 3, 4, 2.5, -1, 7])
+
+
+@pytest.mark.parametrize("args", [(), (4,), (4, 0, 3), (3, 1, 1), (4, 0.5, 2.5), (10, 0, 1), (1,), (5, -10, 10),
+                                  (7, 2, 4)], ids=str)
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])
+def test_histc_matches_torch(torch, args, dtype):
+    x = DATA.astype(dtype)
+    same(torch, lambda lib, t: lib.histc(t, *args), x)
+    same(torch, lambda lib, t: t.histc(*args), x)
+    same(torch, lambda lib, t: t.reshape(2, 4).t().histc(*args), x)
+
+
+@pytest.mark.parametrize("values", [[2., 2, 2], [], [0., 1 / 3, 2 / 3, 1.], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
+                                    [1., float("nan"), 2.]], ids=str)
+def test_histc_edge_data(torch, values):
+    x = np.array(values, dtype=np.float32)
+    for args in [(4,), (10, 0, 1), (3, 1, 2)]:
+        same(torch, lambda lib, t: lib.histc(t, *args), x)
+
+
+def test_histc_keyword_arguments_and_random_data(torch, rng):
+    x = rng.standard_normal(1000).astype(np.float32)
+    same(torch, lambda lib, t: lib.histc(t, bins=20, min=-2, max=2), x)
+    same(torch, lambda lib, t: t.histc(bins=13), x)
+
+
+def test_histc_is_not_differentiable():
+    x = tensorlab.tensor(DATA, requires_grad=True)
+    out = tensorlab.histc(x, 4)
+    assert out.grad_fn is None and not out.requires_grad
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, t: lib.histc(t, 0),
+    lambda lib, t: lib.histc(t, -1),
+    lambda lib, t: lib.histc(t, 4, 3, 1),
+    lambda lib, t: lib.histc(t, 4, 0, float("inf")),
+    lambda lib, t: lib.histc(t, 2.5),
+    lambda lib, t: lib.histc(t.long(), 4),
+    lambda lib, t: lib.histc(t.bool(), 4),
+    lambda lib, t: lib.histc(t * float("inf"), 4),
+    lambda lib, t: lib.histc([1., 2.], 4),
+], ids=lambda c: "")
+def test_histc_errors_match_torch(torch, call):
+    same(torch, call, DATA)
+
+
+def test_histc_of_nan_range_is_not_finite():
+    with pytest.raises(RuntimeError, match="is not finite"):
+        tensorlab.histc(tensorlab.tensor([1., float("nan")]), 4)
