@@ -142,15 +142,17 @@ class _Backward:
     def deliver(self, node, outputs):
         """Send each gradient along its edge, summing into the receiver's buffer; a receiver whose
         every incoming edge has now delivered is ready."""
+        sent = set()  # ids of the gradients sent so far
         for edge, (nxt, nr) in enumerate(node.next_functions):
             if nxt is None:
                 continue
             grad = outputs[edge] if edge < len(outputs) else None
             if grad is not None:
-                if not grad._requires_grad and _sent_before(grad, outputs, edge):
+                if id(grad) in sent and not grad._requires_grad:
                     # one tensor for two edges (``a + b`` passes its gradient to both): the second
                     # receiver gets an alias, so an AccumulateGrad never keeps memory another owns
                     grad = grad._make_view(grad._offset, grad._shape, grad._stride)
+                sent.add(id(grad))
                 buf = self.buffers.get(nxt)
                 if buf is None:
                     buf = self.buffers[nxt] = [None] * max(len(nxt._output_meta), 1)
@@ -168,13 +170,6 @@ class _Backward:
         heapq.heappush(self.ready, (priority, next(self.tiebreak), node))
         if self.observed:
             _emit("ready", node=node, queue=[n for _, _, n in sorted(self.ready)])
-
-
-def _sent_before(grad, outputs, edge):
-    for k in range(edge):
-        if outputs[k] is grad:
-            return True
-    return False
 
 
 def _count_dependencies(root):

@@ -67,8 +67,8 @@ class BackwardFunction(Node):
     # True for tensorlab's own ops, which act like PyTorch's C++ nodes: their repr has no module path,
     # and the engine skips them when no gradient at all arrives (a custom Function still runs).
     _builtin = False
-    _needs_input_grad = None      # one bool per forward argument, set when the node is recorded
     _args = ()                    # the arguments of an unrecorded call (for needs_input_grad only)
+    _recorded = False             # True once Function.apply has decided to record this call
     _to_save = ()
     _dirty = ()
     _non_differentiable = ()
@@ -80,13 +80,12 @@ class BackwardFunction(Node):
             return super().__repr__()
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
-    @property
+    @functools.cached_property
     def needs_input_grad(self):
         """One bool per forward argument: does it require grad? (As in PyTorch, also inside
-        ``no_grad()``, where nothing is recorded.)"""
-        if self._needs_input_grad is None:
-            return tuple([isinstance(a, _t.Tensor) and a._requires_grad for a in self._args])
-        return self._needs_input_grad
+        ``no_grad()``, where nothing is recorded.) ``Function.apply`` sets it for a call it records;
+        for an unrecorded call it is worked out here, once, if forward asks."""
+        return tuple([isinstance(a, _t.Tensor) and a._requires_grad for a in self._args])
 
     @property
     def input_shapes(self):
@@ -106,7 +105,7 @@ class BackwardFunction(Node):
         """The tensors given to ``save_for_backward``, checked against in-place changes since."""
         if self._released:
             raise RuntimeError(SECOND_BACKWARD)
-        return tuple(s.unpack() if s is not None else None for s in self._saved)
+        return tuple([s.unpack() if s is not None else None for s in self._saved])
 
     def mark_dirty(self, *tensors):
         """Declare inputs that forward modified in place (their version is bumped, history rebased)."""
@@ -209,8 +208,8 @@ class Function:
                 _mark_dirty_outputs(node, outputs)
             return outputs
         if needs:
-            node._seq_nr = next(_sequence)
-            node._needs_input_grad = tuple([isinstance(a, _Tensor) and a._requires_grad for a in args])
+            node._seq_nr, node._recorded = next(_sequence), True
+            node.needs_input_grad = tuple([isinstance(a, _Tensor) and a._requires_grad for a in args])
             if anomaly_mode._enabled:
                 node._anomaly_trace = "".join(traceback.format_stack()[:-1])
         else:

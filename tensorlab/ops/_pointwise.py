@@ -43,6 +43,9 @@ def broadcast_operands(*xs, dtype=None):
             elif dtype is None and a._array.dtype is b._array.dtype and a._storage.device is b._storage.device \
                     and a._array.dtype.kind == "f":
                 return (a._array, b._array), _dtype._FROM_NUMPY[a._array.dtype], a._storage.device
+        elif dtype is None and type(b) is float and isinstance(a, Tensor) and a._array.dtype.kind == "f":
+            # a floating tensor and a Python float (``grad * 0.5``): the tensor's dtype, no shape to check
+            return (a._array, b), _dtype._FROM_NUMPY[a._array.dtype], a._storage.device
     else:
         shapes = [x._shape for x in xs if isinstance(x, Tensor)]
         if any(s != shapes[0] for s in shapes):
@@ -80,7 +83,7 @@ def check_operands(name, input, other=None, arg="other"):
 
 def save_operands(ctx, a, b, keep_a=True, keep_b=True):
     """Save the tensor operands backward needs; remember Python-scalar operands as they are."""
-    if not ctx.needs_input_grad:  # nothing is being recorded (the op runs without a graph)
+    if not ctx._recorded:  # the op runs without a graph: no backward will need anything
         return
     ctx.save_for_backward(a if keep_a and isinstance(a, Tensor) else None,
                           b if keep_b and isinstance(b, Tensor) else None)

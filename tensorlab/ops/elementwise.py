@@ -114,8 +114,8 @@ class Mul(Function):
     @staticmethod
     def forward(ctx, a, b):
         (x, y), _, device = broadcast_operands(a, b)
-        # keep only what the other input's gradient needs
-        save_operands(ctx, a, b, keep_a=ctx.needs_input_grad[1], keep_b=ctx.needs_input_grad[0])
+        if ctx._recorded:  # keep only what the other input's gradient needs
+            save_operands(ctx, a, b, keep_a=ctx.needs_input_grad[1], keep_b=ctx.needs_input_grad[0])
         return wrap(x * y, device)
 
     @staticmethod
@@ -137,7 +137,8 @@ class Div(Function):
         (x, y), dtype, device = broadcast_operands(a, b)
         if not dtype.is_floating_point:
             (x, y), _, device = broadcast_operands(a, b, dtype=float_dtype(a, b))
-        save_operands(ctx, a, b, keep_a=ctx.needs_input_grad[1])
+        if ctx._recorded:  # the gradient of b needs a; both need b
+            save_operands(ctx, a, b, keep_a=ctx.needs_input_grad[1])
         return wrap(xp_of_operands(a, b).true_divide(x, y), device)
 
     @staticmethod
