@@ -2,7 +2,8 @@
 #   make lab   -- create .venv, install tensorlab with its extras, open the course in JupyterLab
 #   make test  -- create .venv, install, run every test: unit/property/oracle tests (tests/),
 #                 doctests (tensorlab/, widgets/), lesson notebooks under nbval (course/), browser
-# Other targets: make test-fast (skips slow and browser tests), make bench, make lessons, make clean.
+# Other targets: make test-fast (skips slow and browser tests), make test-gpu (the device-independent
+# tests on cuda; they skip, saying why, without CuPy and a GPU), make bench, make lessons, make clean.
 #
 # Variables: VENV=path (default .venv), PYTHON=interpreter that creates it, WORKERS=pytest-xdist
 # processes (default 2), LESSON=course/NN_name.ipynb for `make lessons`, ARGS for `make bench`.
@@ -19,7 +20,7 @@ TEST_PATHS := tests tensorlab $(wildcard widgets) coursekit course
 NBVAL_OPTS := --nbval --nbval-current-env --nbval-sanitize-with course/sanitize.cfg
 PYTEST     := $(PY) -m pytest -n $(WORKERS) --dist loadfile $(NBVAL_OPTS)
 
-.PHONY: install lab test test-fast bench lessons clean
+.PHONY: install lab test test-fast test-gpu bench lessons clean
 
 install: $(STAMP)
 
@@ -44,6 +45,12 @@ test: install
 test-fast: install
 	$(PYTEST) -m "not slow and not browser" $(TEST_PATHS); status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; exit 0; fi; exit $$status
+
+# tests/test_device.py on cuda (tensor core, autograd, nn, optim, seeds), plus the files with
+# cuda-specific checks; benchmarks/gpu_check.sh runs this and the GPU benchmarks in one go.
+GPU_TESTS := tests/test_device.py tests/test_tensor_basics.py tests/test_seeds.py tests/test_serialization.py
+test-gpu: install
+	$(PY) -m pytest -n $(WORKERS) --device cuda $(GPU_TESTS)
 
 bench: install
 	$(PY) -m benchmarks $(ARGS)

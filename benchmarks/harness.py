@@ -5,6 +5,7 @@ and exposes
 
     CASES = [(name, {"tensorlab": fn, "torch": fn_or_None, "numpy": fn_or_None}), ...]
     MEMORY_CASES = [(name, {"tensorlab": fn_returning_peak_bytes, ...}), ...]   # optional
+    SKIPPED = "why the module has no cases on this machine"                      # optional
 
 where every ``fn`` takes no arguments. The harness times all implementations of a case in the
 same run, interleaved (each round calls every implementation once, in a rotating order), so a
@@ -24,6 +25,7 @@ import re
 import statistics
 import sys
 import time
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,11 +56,19 @@ class Result:
 
 # --------------------------------------------------------------------------- discovery
 def discover(package="benchmarks", directory=HERE):
-    """Import every ``bench_*.py`` module of the benchmarks package, in name order."""
+    """Import every ``bench_*.py`` module of the benchmarks package, in name order. A module that
+    cannot be imported here (an optional library missing) stands in as one with no cases, ``SKIPPED``
+    saying why."""
     importlib.invalidate_caches()  # modules written since start-up are found too
     modules = []
     for path in sorted(Path(directory).glob("bench_*.py")):
-        modules.append(importlib.import_module(f"{package}.{path.stem}"))
+        name = f"{package}.{path.stem}"
+        try:
+            modules.append(importlib.import_module(name))
+        except ImportError as error:
+            stand_in = types.ModuleType(name)
+            stand_in.SKIPPED = f"cannot be imported here ({_describe(error)})"
+            modules.append(stand_in)
     return modules
 
 
@@ -227,6 +237,23 @@ def _version(module_name):
     return getattr(module, "__version__", "unknown")
 
 
+def _gpu_description():
+    """The GPU the GPU cases ran on, with CuPy's and PyTorch's CUDA versions (None if CuPy was not used)."""
+    cupy = sys.modules.get("cupy")
+    if cupy is None:
+        return None
+    try:
+        name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
+        name = name.decode() if isinstance(name, bytes) else name
+        text = f"{name}, CuPy {cupy.__version__} (CUDA runtime {cupy.cuda.runtime.runtimeGetVersion()})"
+    except Exception as error:  # noqa: BLE001 - a description, not a check
+        return f"CuPy {cupy.__version__}, no device ({type(error).__name__})"
+    torch = sys.modules.get("torch")
+    if torch is not None and getattr(torch.version, "cuda", None):
+        text += f", PyTorch CUDA {torch.version.cuda}"
+    return text
+
+
 def machine_description(load_before=None):
     """Lines that say where the numbers come from: CPU, cores, library versions, threads, and the
     load average before and after the run (other work on the machine skews every number)."""
@@ -238,6 +265,9 @@ def machine_description(load_before=None):
     if hasattr(os, "getloadavg"):
         loads = ([f"{load_before[0]:.2f} before"] if load_before else []) + [f"{os.getloadavg()[0]:.2f} after"]
         lines.append(f"- load average (1 min): {', '.join(loads)} the run")
+    gpu = _gpu_description()
+    if gpu:
+        lines.append(f"- GPU: {gpu}")
     torch = sys.modules.get("torch")
     if torch is not None and hasattr(torch, "get_num_threads"):
         lines.append(f"- PyTorch intra-op threads: {torch.get_num_threads()}")
@@ -256,7 +286,13 @@ def machine_description(load_before=None):
     return lines
 
 
-def report(time_results, memory_results, settings, load_before=None):
+def skipped_modules(modules):
+    """``(module, reason)`` for each benchmark module that says it cannot run here (``SKIPPED``)."""
+    return [(m.__name__.rsplit(".", 1)[-1].removeprefix("bench_"), m.SKIPPED) for m in modules
+            if getattr(m, "SKIPPED", None)]
+
+
+def report(time_results, memory_results, settings, load_before=None, skipped=()):
     """The text of RESULTS.md."""
     parts = ["# Benchmark results", "",
              "Written by `python -m benchmarks` (`make bench`); regenerate rather than edit. "
@@ -266,6 +302,8 @@ def report(time_results, memory_results, settings, load_before=None):
              "## Time", "", table(time_results)]
     if memory_results:
         parts += ["", "## Peak memory", "", table(memory_results, fmt=format_bytes)]
+    if skipped:
+        parts += ["", "## Not run here", "", *(f"- {name}: {reason}" for name, reason in skipped)]
     return "\n".join(parts) + "\n"
 
 
@@ -302,6 +340,8 @@ def main(argv=None):
             print(c.label, "(memory)")
         return 0
     if not cases and not memory_cases:
+        for name, reason in skipped_modules(modules):
+            print(f"not run: {name}: {reason}", file=sys.stderr)
         print(f"no benchmark matches {args.filter!r}", file=sys.stderr)
         return 1
 
@@ -316,12 +356,17 @@ def main(argv=None):
     if memory_results:
         print()
         print(table(memory_results, fmt=format_bytes))
+    skipped = [(name, reason) for name, reason in skipped_modules(modules)
+               if not args.filter or re.search(args.filter, name, re.IGNORECASE)]
+    for name, reason in skipped:
+        print(f"not run: {name}: {reason}", file=sys.stderr)
 
     output = args.output
     if output is None and not args.filter:
         output = HERE / "RESULTS.md"
     if output is not None and not args.no_write:
         settings = f"repeats={args.repeats}, min_time={args.min_time}s per sample"
-        output.write_text(report(time_results, memory_results, settings, load_before), encoding="utf-8")
+        output.write_text(report(time_results, memory_results, settings, load_before, skipped),
+                          encoding="utf-8")
         print(f"\nwrote {output}", file=sys.stderr)
     return 0

@@ -20,3 +20,11 @@ def manual_seed(seed):
 
 def manual_seed_all(seed):
     manual_seed(seed)
+
+
+def synchronize(device=None):
+    """Wait until the GPU has finished all queued work. GPU ops return as soon as they are queued,
+    so a timing that does not end with this measures the queueing, not the work."""
+    if is_available():
+        from .backend import cuda_backend
+        cuda_backend().synchronize()

@@ -100,7 +100,7 @@ class Tensor(Conversions):
             array = for_device(device).xp.asarray(array)
         if array.flags.c_contiguous:
             self._storage = storage = object.__new__(UntypedStorage)  # (skips __init__: hot path)
-            storage._flat, storage.device = array.ravel(), device  # (a view: the array is contiguous)
+            storage._flat, storage.device = array.reshape(array.size), device  # a view: no copy
             self._offset = 0
             self._stride = _contiguous_strides(array.shape)
         else:

@@ -1,5 +1,13 @@
 """Shared fixtures. PyTorch is an optional oracle: tests that need it use the ``torch`` fixture and
-skip (with the reason) when it is not installed."""
+skip (with the reason) when it is not installed.
+
+The device the device-independent tests run on: ``pytest --device cuda`` (or the environment variable
+``TENSORLAB_TEST_DEVICE=cuda``; ``make test-gpu``). Tests that take the ``device`` fixture create their
+tensors there (tests/test_device.py: tensor core, autograd, nn, optim, seeds) and compare with the
+same expected values -- on CPU tensorlab, and on PyTorch on the same device where torch can use it.
+Without a usable GPU they skip with the reason; the default, ``cpu``, runs them on the CPU."""
+import os
+
 import numpy as np
 import pytest
 
@@ -36,3 +44,31 @@ def mode(request):
         pytest.skip("PyTorch is not installed")
     with context:
         yield request.param
+
+
+def pytest_addoption(parser):
+    parser.addoption("--device", default=os.environ.get("TENSORLAB_TEST_DEVICE", "cpu"),
+                     help="device for the device-independent tests: cpu (default) or cuda "
+                          "(also TENSORLAB_TEST_DEVICE)")
+
+
+@pytest.fixture(scope="session")
+def device(request):
+    """The tensorlab device the test runs on (``--device``); skips, saying why, if cuda is unusable."""
+    name = request.config.getoption("--device")
+    if name.startswith("cuda"):
+        reason = _cuda_unusable()
+        if reason:
+            pytest.skip(f"--device {name}: {reason}")
+    return tensorlab.device(name)
+
+
+def _cuda_unusable():
+    """Why tensorlab cannot use a GPU here, or None if it can."""
+    try:
+        import cupy  # noqa: F401
+    except ImportError:
+        return "CuPy is not installed (pip install tensorlab[gpu]; see README)"
+    if not tensorlab.cuda.is_available():
+        return "CuPy finds no CUDA device (no GPU, or no driver)"
+    return None

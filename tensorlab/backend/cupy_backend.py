@@ -21,6 +21,11 @@ def strided_view(flat, offset, shape, strides):
                         strides=tuple(s * item for s in strides))
 
 
+def synchronize():
+    """Block until every kernel queued on the current device has run."""
+    cupy.cuda.runtime.deviceSynchronize()
+
+
 def to_numpy(array):
     return cupy.asnumpy(array)
 
