@@ -20,20 +20,28 @@ class Generator:
     def __init__(self, device="cpu"):
         self.device = as_device(device)
         self._seed = 67280421310721
-        self._rng = np.random.default_rng(self._seed)
+        self._numpy_rng = None
+
+    @property
+    def _rng(self):
+        """The NumPy generator that draws the numbers, started from the seed when first needed
+        (so ``import tensorlab`` need not load ``numpy.random``)."""
+        if self._numpy_rng is None:
+            self._numpy_rng = np.random.default_rng(self._seed)
+        return self._numpy_rng
 
     def manual_seed(self, seed):
         seed = int(seed)
         if not -2**63 <= seed < 2**64:
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed % 2**64
-        self._rng = np.random.default_rng(self._seed)
+        self._numpy_rng = None  # the next number is the first one drawn from this seed
         return self
 
     def seed(self):
         """Seed from the operating system's entropy; returns the new seed."""
         self._seed = int(np.random.SeedSequence().entropy % (2**63))
-        self._rng = np.random.default_rng(self._seed)
+        self._numpy_rng = None
         return self._seed
 
     def initial_seed(self):
