@@ -164,8 +164,48 @@ def build(notebook_path, timeout=600):
     client.execute()
     _tidy(nb)
     nbformat.validate(nb)
-    nbformat.write(nb, path)
+    path.write_text(_number_widget_models(nbformat.writes(nb)) + "\n", encoding="utf-8")
     return path
+
+
+def _number_widget_models(text):
+    """Widget model ids are random per run; renumber them (``000...01``, ``000...02``, same length)
+    in an order that does not depend on them -- the widgets the cells display, in cell order, each
+    followed by the models it refers to -- so a rebuild without changes writes the same file."""
+    import json
+    nb = json.loads(text)
+    state = nb.get("metadata", {}).get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get(
+        "state", {})
+    order, seen = [], set()
+
+    def visit(model_id):
+        stack = [model_id]
+        while stack:
+            current = stack.pop()
+            if current in seen or current not in state:
+                continue
+            seen.add(current)
+            order.append(current)
+            refs = re.findall(r"IPY_MODEL_([0-9a-f]{32})", json.dumps(state[current], sort_keys=True))
+            stack.extend(reversed(refs))
+
+    for cell in nb.get("cells", []):
+        for output in cell.get("outputs", []):
+            view = output.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+            if view:
+                visit(view["model_id"])
+    number = {model_id: i for i, model_id in enumerate(order)}
+
+    def content(model_id):   # what a model holds, with the models it names already numbered
+        return re.sub(r"IPY_MODEL_([0-9a-f]{32})", lambda m: f"#{number.get(m.group(1), m.group(1))}",
+                      json.dumps(state[model_id], sort_keys=True))
+
+    for model_id in sorted(set(state) - seen, key=content):
+        visit(model_id)   # models no displayed widget refers to (jslink's links): ordered by content
+    for number, model_id in enumerate(order, start=1):
+        text = text.replace(model_id, f"{number:0{len(model_id)}x}")
+    import nbformat
+    return nbformat.writes(nbformat.reads(text, as_version=4))   # keys sorted again, by the new ids
 
 
 def main(argv=None):

@@ -92,3 +92,18 @@ def test_build_merges_a_print_split_into_chunks():
     assert [(o.output_type, o.get("name"), o.get("text")) for o in merged] == [
         ("stream", "stdout", "step 1\nstep 2\n"), ("stream", "stderr", "warning\n"),
         ("execute_result", None, None), ("stream", "stdout", "after\n")]
+
+
+def test_build_numbers_widget_models_in_order():
+    import json
+    ids = ["9f" * 16, "0a" * 16]
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
+        "state": {ids[0]: {"state": {"children": [f"IPY_MODEL_{ids[1]}"]}}, ids[1]: {"state": {}}}}}
+    nb.cells = [nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output(
+        "display_data", data={"application/vnd.jupyter.widget-view+json": {"model_id": ids[0]}})])]
+    text = build._number_widget_models(nbformat.writes(nb))
+    state = json.loads(text)["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    first, second = "0" * 31 + "1", "0" * 31 + "2"
+    assert list(state) == [first, second] and state[first]["state"]["children"] == [f"IPY_MODEL_{second}"]
+    assert ids[0] not in text and ids[1] not in text
