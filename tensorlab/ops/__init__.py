@@ -1,8 +1,10 @@
 """Every tensor operation, once. Each family's module attaches its methods to Tensor and lists its
-public functions in ``__all__``; this package re-exports them as ``tensorlab.<name>``."""
+public functions in ``__all__``; this package re-exports them as ``tensorlab.<name>`` -- the pointwise
+ones wrapped to take ``out=`` (ops/out.py; Tensor methods take no ``out=``, as in PyTorch)."""
 import importlib
 
 from .. import tensor as _t
+from .out import DIFFERENTIABLE, NOT_DIFFERENTIABLE, with_out
 
 # one module per family of ops; each lists its public names in __all__
 FAMILIES = ["creation", "convert", "elementwise", "powmod", "unary", "rounding", "compare", "clamp", "reduce", "reduce_stats", "reduce_select", "scan", "histogram", "linalg", "linalg_inverse", "einsum", "shape", "shape_inplace", "index", "advanced_index",
@@ -15,3 +17,6 @@ for _family in FAMILIES:
         # a function attached under several names (transpose/swapaxes) may live only on Tensor
         globals()[_name] = getattr(_module, _name, None) or getattr(_t.Tensor, _name)
         __all__.append(_name)
+
+for _name in [*DIFFERENTIABLE, *NOT_DIFFERENTIABLE]:
+    globals()[_name] = with_out(globals()[_name], _name)
