@@ -140,3 +140,14 @@ def test_saved_tensors_are_readable_before_backward(torch):
 def test_a_huge_but_countable_tensor_is_an_allocation_error():
     with pytest.raises(RuntimeError, match="DefaultCPUAllocator: can't allocate memory"):
         tensorlab.zeros(2 ** 40, 2 ** 20)
+
+
+def test_an_arange_too_big_for_the_machine_is_pytorchs_allocation_error(monkeypatch):
+    """NumPy's MemoryError must not escape: PyTorch raises RuntimeError from its allocator."""
+    import numpy
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+    monkeypatch.setattr(numpy, "arange", no_memory)
+    with pytest.raises(RuntimeError, match="DefaultCPUAllocator: can't allocate memory: you tried to allocate "
+                                           "224664598984 bytes"):
+        tensorlab.arange(0, 28083074873.0, dtype=tensorlab.float64)

@@ -309,8 +309,12 @@ def _allocate(backend, n, dtype):
     try:
         return backend.empty(n, dtype.np)
     except (MemoryError, ValueError):
-        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
-                           f"{n * dtype.itemsize} bytes.") from None
+        raise cannot_allocate(n * dtype.itemsize) from None
+
+
+def cannot_allocate(nbytes):
+    """PyTorch's error when the machine cannot give a tensor its memory."""
+    return RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes.")
 
 
 def _filled(fill, shape, dtype, device, requires_grad, strides=None):

@@ -67,12 +67,13 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = math.ceil((end - start) / step)
-    if dtype.is_floating_point:
-        array = start + np.arange(n, dtype=np.float64) * step
-    else:
-        array = start + np.arange(n, dtype=np.int64) * step
     _check_requires_grad(dtype, requires_grad)
-    return _finish(array.astype(dtype.np), device, requires_grad)
+    try:
+        array = start + np.arange(n, dtype=np.float64 if dtype.is_floating_point else np.int64) * step
+        return _finish(array.astype(dtype.np), device, requires_grad)
+    except MemoryError:
+        from .creation import cannot_allocate
+        raise cannot_allocate(n * dtype.itemsize) from None
 
 
 @_dtype.reads_dtype
