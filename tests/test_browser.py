@@ -154,6 +154,10 @@ def _graph_explorer(page):
     view.get_by_role("button", name="Step", exact=True).click()
     panel.get_by_text("backward pass 1 starts", exact=False).wait_for(timeout=10_000)
     assert "step 1 of " in panel.inner_text() and "<svg" in view.inner_html()
+    for step in range(2, 11):   # on into the pass: a node has run and the diamond's leaf is waiting
+        view.get_by_role("button", name="Step", exact=True).click()
+        panel.get_by_text(f"step {step} of ", exact=False).wait_for(timeout=10_000)
+    assert "received" in panel.inner_text()
     return view
 
 

@@ -105,7 +105,7 @@ def draw(nodes, edges, boxes, size, state, note=None, routes=None):
 
     ``state`` says what to colour: ``status`` {key: "ready"|"running"|"done"|"failed"}, ``left``
     {key: dependencies still to arrive}, ``newest`` (the node just recorded), ``flow`` {(src, dst):
-    text on an edge a gradient just crossed}, ``accumulated`` (leaf keys whose ``.grad`` was
+    text on an edge a gradient just crossed, drawn pointing back the way it went}, ``accumulated`` (leaf keys whose ``.grad`` was
     written), ``released`` (op keys whose saved tensors are freed). ``routes`` as from layout()."""
     width, height = size
     extra = 18 if note else 0
@@ -126,7 +126,9 @@ def draw(nodes, edges, boxes, size, state, note=None, routes=None):
         saved = attrs["kind"] == "saved"
         crossed = (src, dst) in flow
         colour = PALETTE["running"] if crossed else (PALETTE["muted"] if saved else PALETTE["stroke"])
-        canvas.path("M " + " L ".join(f"{num(x)} {num(y)}" for x, y in points), stroke=colour,
+        # edges point the way the forward pass ran; the one a gradient just crossed points back
+        drawn = points[::-1] if crossed else points
+        canvas.path("M " + " L ".join(f"{num(x)} {num(y)}" for x, y in drawn), stroke=colour,
                     width=2.5 if crossed else 1, dash="3,3" if saved else None, arrow=not saved)
         label = flow.get((src, dst)) or _shape_label(attrs.get("shape"))
         if label and not saved:
