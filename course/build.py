@@ -168,6 +168,9 @@ def build(notebook_path, timeout=600):
     return path
 
 
+_MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")   # how one widget model names another
+
+
 def _number_widget_models(text):
     """Widget model ids are random per run; renumber them (``000...01``, ``000...02``, same length)
     in an order that does not depend on them -- the widgets the cells display, in cell order, each
@@ -186,7 +189,7 @@ def _number_widget_models(text):
                 continue
             seen.add(current)
             order.append(current)
-            refs = re.findall(r"IPY_MODEL_([0-9a-f]{32})", json.dumps(state[current], sort_keys=True))
+            refs = _MODEL_REF.findall(json.dumps(state[current], sort_keys=True))
             stack.extend(reversed(refs))
 
     for cell in nb.get("cells", []):
@@ -195,15 +198,30 @@ def _number_widget_models(text):
             if view:
                 visit(view["model_id"])
     number = {model_id: i for i, model_id in enumerate(order)}
+    signatures = {}
 
-    def content(model_id):   # what a model holds, with the models it names already numbered
-        return re.sub(r"IPY_MODEL_([0-9a-f]{32})", lambda m: f"#{number.get(m.group(1), m.group(1))}",
-                      json.dumps(state[model_id], sort_keys=True))
+    def signature(model_id, depth=0):
+        """What a model holds, with each model it names replaced by that one's number, or -- for a
+        model not numbered yet -- by its own signature: text that no random id appears in."""
+        if model_id not in signatures:
+            def name(match):
+                ref = match.group(1)
+                if ref in number or ref not in state or depth > 20:
+                    return f"#{number.get(ref, '?')}"
+                return "{" + signature(ref, depth + 1) + "}"
+            signatures[model_id] = _MODEL_REF.sub(name, json.dumps(state[model_id], sort_keys=True))
+        return signatures[model_id]
 
-    for model_id in sorted(set(state) - seen, key=content):
-        visit(model_id)   # models no displayed widget refers to (jslink's links): ordered by content
-    for number, model_id in enumerate(order, start=1):
-        text = text.replace(model_id, f"{number:0{len(model_id)}x}")
+    # models no displayed widget refers to (views a widget replaced, jslink's links): the roots among
+    # them in the order of their content, each followed by what it refers to
+    orphans = set(state) - seen
+    named = {ref for m in orphans for ref in _MODEL_REF.findall(json.dumps(state[m]))}
+    for model_id in sorted(orphans - named, key=signature):
+        visit(model_id)
+    for model_id in sorted(set(state) - seen, key=signature):   # whatever only a cycle reaches
+        visit(model_id)
+    for n, model_id in enumerate(order, start=1):
+        text = text.replace(model_id, f"{n:0{len(model_id)}x}")
     import nbformat
     return nbformat.writes(nbformat.reads(text, as_version=4))   # keys sorted again, by the new ids
 
