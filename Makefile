@@ -1,7 +1,8 @@
 # Two commands do all set-up on a fresh clone:
 #   make lab   -- create .venv, install tensorlab with its extras, open the course in JupyterLab
 #   make test  -- create .venv, install, run every test: unit/property/oracle tests (tests/),
-#                 doctests (tensorlab/, widgets/), lesson notebooks under nbval (course/), browser
+#                 doctests (tensorlab/, widgets/, coursekit/), lesson notebooks and widget demos
+#                 under nbval (course/, widgets/demos/), browser
 # Other targets: make test-fast (skips slow and browser tests), make test-gpu (the device-independent
 # tests on cuda; they skip, saying why, without CuPy and a GPU), make bench, make lessons, make clean.
 #
