@@ -153,6 +153,46 @@ def can_cast(from_, to):
     return from_._category <= to._category
 
 
+_C_NAMES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+            "float16": "c10::Half", "float32": "float"}
+
+
+def checked_number(value, dtype, numel=2):
+    """A Python number as an element of ``dtype`` holds it, with PyTorch's check (``fill_``): an
+    integer type cuts a float towards zero and refuses what it cannot hold (NaN, too big) -- except
+    that an unsigned type takes negatives down to -max, wrapped as C does; float32 refuses a finite
+    value past its range. (So does float16, but PyTorch skips the check for a one-element tensor,
+    whose value then becomes inf.) float64, bool and complex take ``value`` as it is.
+
+    >>> checked_number(2.7, int32), checked_number(-1, uint8)
+    (2, 255)
+    >>> checked_number(300, int8)
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type int8_t without overflow
+    """
+    if dtype.name not in _C_NAMES or isinstance(value, _builtins.complex):
+        return value
+    error = RuntimeError(f"value cannot be converted to type {_C_NAMES[dtype.name]} without overflow")
+    if dtype.is_floating_point:
+        too_big = abs(value) > np.finfo(dtype.np).max and abs(value) != _builtins.float("inf")
+        if too_big and (dtype.name == "float32" or numel != 1):
+            raise error
+        return value
+    info = np.iinfo(dtype.np)
+    lowest = -_builtins.int(info.max) if info.min == 0 else _builtins.int(info.min)
+    if isinstance(value, (_builtins.float, np.floating)):
+        # compared as doubles, as PyTorch does: float(2**63 - 1) is 2**63, which passes and wraps
+        if value != value or not _builtins.float(lowest) <= value <= _builtins.float(info.max):
+            raise error
+        value = _builtins.int(value)
+        if value > info.max:
+            return _builtins.int(info.min)
+    value = _builtins.int(value)
+    if not lowest <= value <= info.max:
+        raise error
+    return value % (_builtins.int(info.max) + 1) if value < 0 and info.min == 0 else value
+
+
 class finfo:
     """Limits of a floating dtype: ``finfo(float32).eps`` is the gap between 1.0 and the next float."""
 

@@ -151,3 +151,28 @@ def test_an_arange_too_big_for_the_machine_is_pytorchs_allocation_error(monkeypa
     with pytest.raises(RuntimeError, match="DefaultCPUAllocator: can't allocate memory: you tried to allocate "
                                            "224664598984 bytes"):
         tensorlab.arange(0, 28083074873.0, dtype=tensorlab.float64)
+
+
+@pytest.mark.parametrize("numel", [1, 2])
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64", "bool", "float16", "float32"])
+@pytest.mark.parametrize("value", [300.0, 300, -1, 2.5, -255, -256, 70000, 1e10, 2 ** 40, 1e39,
+                                   9.223372036854776e18, -9.223372036854776e18, float("inf")])
+def test_fill_with_a_number_the_dtype_cannot_hold_is_pytorchs_overflow_error(torch, dtype, value, numel):
+    results = []
+    for m in (tensorlab, torch):
+        t = m.zeros(numel, dtype=getattr(m, dtype))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t.fill_(value)
+            results.append(("ok", t.tolist()))
+        except Exception as error:  # noqa: BLE001 - the exception is what is compared
+            results.append((type(error).__name__, str(error)))
+    assert results[0] == results[1]
+
+
+def test_fill_with_nan_refused_by_integer_types_kept_by_floats(torch):
+    for m in (tensorlab, torch):
+        with pytest.raises(RuntimeError, match="value cannot be converted to type int64_t without overflow"):
+            m.zeros(2, dtype=m.int64).fill_(float("nan"))
+        assert m.zeros(2).fill_(float("nan")).isnan().all()

@@ -433,3 +433,14 @@ def test_view_as_dtype_shares_memory_and_version():
     bits[1] = 1065353216  # the bit pattern of 1.0f
     assert x[1].item() == 1.0 and x._version == bits._version == 1
     assert bits.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+
+
+@pytest.mark.parametrize("dims", [(0, 0), (0, -1), (-1, 0), (1, 0), (0, 1)])
+def test_flatten_of_a_0_d_tensor_checks_its_dims_like_pytorch(torch, dims):
+    results = []
+    for m in (tensorlab, torch):
+        try:
+            results.append(m.tensor(1.0).flatten(*dims).shape)
+        except IndexError as error:
+            results.append(str(error))
+    assert results[0] == results[1]

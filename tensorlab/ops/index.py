@@ -361,7 +361,7 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value.dim()} dimensions.")
         return apply_fill_inplace(self, "fill_", FillTensor.apply, value)
-    return apply_fill_inplace(self, "fill_", Fill.apply, value)
+    return apply_fill_inplace(self, "fill_", Fill.apply, _dtype.checked_number(value, self.dtype, self.numel()))
 
 
 @method()

@@ -137,9 +137,9 @@ def reshape_as(self, other):
 def flatten(self, start_dim=0, end_dim=-1):
     """Merge dims ``start_dim..end_dim`` into one (a view when possible, like reshape)."""
     n = self.dim()
+    s, e = _layout.normalize_dim(start_dim, n), _layout.normalize_dim(end_dim, n)  # 0-d: dims -1, 0
     if n == 0:
         return self.reshape(1)
-    s, e = _layout.normalize_dim(start_dim, n), _layout.normalize_dim(end_dim, n)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
