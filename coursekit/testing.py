@@ -35,3 +35,10 @@ def library_mode(mode):
     if libs.torch_or_none() is None:
         return None
     return contextlib.nullcontext()
+
+
+def assert_rejected(verdict, phrases):
+    """A check refused an answer, and its message names each of ``phrases`` (what is off and why)."""
+    assert not verdict, f"the check accepted it: {verdict.message}"
+    for phrase in phrases:
+        assert phrase in verdict.message, f"{phrase!r} not in the hint: {verdict.message}"

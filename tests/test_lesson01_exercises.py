@@ -6,6 +6,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson01 as check
 from coursekit.solutions import lesson01 as solution
+from coursekit.testing import assert_rejected
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -46,9 +47,7 @@ def test_stubs_get_a_fixed_message(mode):
 ])
 def test_wrong_dtype_predictions(mode, answer, phrases):
     verdict = check.check_dtypes(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -67,9 +66,7 @@ def test_wrong_means(mode, answer, phrases):
     if phrases is None:
         assert verdict
         return
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -83,6 +80,4 @@ def test_wrong_means(mode, answer, phrases):
 ])
 def test_wrong_pairs(mode, answer, phrases):
     verdict = check.check_two_tensors(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)

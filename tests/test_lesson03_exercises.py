@@ -5,6 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson03 as check
 from coursekit.solutions import lesson03 as solution
+from coursekit.testing import assert_rejected
 
 
 def _last_dim_only(sum_kind):
@@ -51,9 +52,7 @@ def test_stubs_get_a_fixed_message(mode):
 ])
 def test_wrong_view_predictions(mode, answer, phrases):
     verdict = check.check_views(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -70,9 +69,7 @@ def test_wrong_view_predictions(mode, answer, phrases):
 ])
 def test_wrong_shape_predictions(mode, answer, phrases):
     verdict = check.check_shapes(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -85,9 +82,7 @@ def test_wrong_shape_predictions(mode, answer, phrases):
 ])
 def test_wrong_stretches(mode, answer, phrases):
     verdict = check.check_stretch(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -102,6 +97,4 @@ def test_wrong_stretches(mode, answer, phrases):
 ])
 def test_wrong_unbroadcasts(mode, answer, phrases):
     verdict = check.check_unbroadcast(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)

@@ -5,6 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson04 as check
 from coursekit.solutions import lesson04 as solution
+from coursekit.testing import assert_rejected
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -42,9 +43,7 @@ def test_stubs_get_a_fixed_message(mode):
 ])
 def test_wrong_shapes(mode, answer, phrases):
     verdict = check.check_shapes(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -57,9 +56,7 @@ def test_wrong_shapes(mode, answer, phrases):
 ])
 def test_wrong_row_normalisations(mode, answer, phrases):
     verdict = check.check_normalize_rows(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 def test_non_square_input_catches_the_broadcast_error(mode):
@@ -79,9 +76,7 @@ def test_non_square_input_catches_the_broadcast_error(mode):
 ])
 def test_wrong_rowwise_dots(mode, answer, phrases):
     verdict = check.check_rowwise_dots(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -92,6 +87,4 @@ def test_wrong_rowwise_dots(mode, answer, phrases):
 ])
 def test_wrong_running_means(mode, answer, phrases):
     verdict = check.check_running_mean(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)

@@ -5,6 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson05 as check
 from coursekit.solutions import lesson05 as solution
+from coursekit.testing import assert_rejected
 
 
 def _added_once(values, labels, num_classes):
@@ -45,9 +46,7 @@ def test_stubs_get_a_fixed_message(mode):
 ])
 def test_wrong_view_predictions(mode, answer, phrases):
     verdict = check.check_views(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -60,9 +59,7 @@ def test_wrong_view_predictions(mode, answer, phrases):
 ])
 def test_wrong_picks(mode, answer, phrases):
     verdict = check.check_pick(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -75,9 +72,7 @@ def test_wrong_picks(mode, answer, phrases):
 ])
 def test_wrong_sums(mode, answer, phrases):
     verdict = check.check_sum_by_class(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -88,6 +83,4 @@ def test_wrong_sums(mode, answer, phrases):
 ])
 def test_wrong_unsorts(mode, answer, phrases):
     verdict = check.check_unsort(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)

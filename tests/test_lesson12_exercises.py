@@ -6,6 +6,7 @@ import tensorlab as torch
 from coursekit import lesson12 as check
 from coursekit.libs import libraries
 from coursekit.solutions import lesson12 as solution
+from coursekit.testing import assert_rejected
 from tensorlab import nn
 
 
@@ -69,9 +70,7 @@ def test_stubs_get_a_fixed_message(mode):
 ])
 def test_wrong_sequential_predictions(mode, answer, phrases):
     verdict = check.check_sequential(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 class PlainList(nn.Module):
@@ -155,9 +154,7 @@ class OnlyFirst(nn.Module):
 ])
 def test_wrong_stacks(mode, answer, phrases):
     verdict = check.check_stack(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 def _in_place(state):
@@ -180,6 +177,4 @@ def _in_place(state):
 ])
 def test_wrong_conversions(mode, answer, phrases):
     verdict = check.check_convert(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)

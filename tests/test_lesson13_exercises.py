@@ -5,6 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson13 as check
 from coursekit.solutions import lesson13 as solution
+from coursekit.testing import assert_rejected
 from tensorlab.nn import functional as F
 
 
@@ -43,9 +44,7 @@ def test_stubs_get_a_fixed_message(mode):
 ])
 def test_wrong_layer_predictions(mode, answer, phrases):
     verdict = check.check_layer_predictions(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -60,9 +59,7 @@ def test_wrong_layer_predictions(mode, answer, phrases):
 ])
 def test_wrong_linears(mode, answer, phrases):
     verdict = check.check_linear(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -82,6 +79,4 @@ def test_wrong_linears(mode, answer, phrases):
 ])
 def test_wrong_cross_entropies(mode, answer, phrases):
     verdict = check.check_cross_entropy(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)

@@ -5,6 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson14 as check
 from coursekit.solutions import lesson14 as solution
+from coursekit.testing import assert_rejected
 from tensorlab.nn import functional as F
 
 
@@ -71,9 +72,7 @@ def test_stubs_get_a_fixed_message(mode):
 ])
 def test_wrong_conv_shapes(mode, answer, phrases):
     verdict = check.check_conv_shapes(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 def _unfold_then(finish, unfold_kwargs=True):
@@ -104,9 +103,7 @@ def _unfold_then(finish, unfold_kwargs=True):
 ])
 def test_wrong_conv2ds(mode, answer, phrases):
     verdict = check.check_conv2d(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 def _spread(t):
@@ -123,6 +120,4 @@ def _spread(t):
 ])
 def test_wrong_max_pool_backwards(mode, answer, phrases):
     verdict = check.check_max_pool_backward(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)

@@ -5,6 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson15 as check
 from coursekit.solutions import lesson15 as solution
+from coursekit.testing import assert_rejected
 from tensorlab import nn
 
 
@@ -69,9 +70,7 @@ def test_stubs_get_a_fixed_message(mode):
 ])
 def test_wrong_norm_predictions(mode, answer, phrases):
     verdict = check.check_norm_predictions(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -88,9 +87,7 @@ def test_wrong_norm_predictions(mode, answer, phrases):
 ])
 def test_wrong_running_stats(mode, answer, phrases):
     verdict = check.check_running_stats(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -107,6 +104,4 @@ def test_wrong_running_stats(mode, answer, phrases):
 ])
 def test_wrong_batchnorm_evals(mode, answer, phrases):
     verdict = check.check_batchnorm_eval(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)

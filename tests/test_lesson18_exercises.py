@@ -5,6 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson18 as check
 from coursekit.solutions import lesson18 as solution
+from coursekit.testing import assert_rejected
 from tensorlab.utils.data import Dataset
 
 
@@ -63,9 +64,7 @@ def test_stubs_get_a_fixed_message(mode):
 ])
 def test_wrong_batch_predictions(mode, answer, phrases):
     verdict = check.check_batch_predictions(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
 
 
 @pytest.mark.parametrize("answer, phrases", [
@@ -80,6 +79,4 @@ def test_wrong_batch_predictions(mode, answer, phrases):
 ])
 def test_wrong_windows(mode, answer, phrases):
     verdict = check.check_windows(answer)
-    assert not verdict
-    for phrase in phrases:
-        assert phrase in verdict.message
+    assert_rejected(verdict, phrases)
