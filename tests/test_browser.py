@@ -161,30 +161,44 @@ def _graph_explorer(page):
     return view
 
 
+def _select_then_transpose(view, expression, index, position, formula):
+    """StrideExplorer: click element ``index`` of ``expression``; its storage cell and the filled-in
+    ``formula`` appear. Then the t() button makes a transposed view."""
+    view.scroll_into_view_if_needed()
+    view.get_by_title(f"{expression}{index}", exact=True).click()
+    view.get_by_text(f"{expression}{index} is storage[{position}]:").wait_for(timeout=10_000)
+    assert formula in view.inner_html()
+    view.get_by_role("button", name="t()", exact=True).click()
+    view.get_by_text(f"{expression}.t()", exact=True).first.wait_for(timeout=10_000)
+    return view
+
+
+def _select_then_gradients(view, cell, formula, gradient):
+    """BroadcastExplorer: click result ``cell``; the ``formula`` naming the stored elements it reads
+    appears. Then the Gradients toggle runs a real backward and shows ``gradient``."""
+    view.scroll_into_view_if_needed()
+    view.get_by_title(cell, exact=True).click()
+    view.get_by_text(formula, exact=False).wait_for(timeout=10_000)
+    view.get_by_role("button", name="Gradients", exact=True).click()
+    view.get_by_text(gradient).wait_for(timeout=10_000)
+    return view
+
+
 def _stride_explorer(page):
     """Click element [1, 2] of y[::2, 1:]: its storage cell and the filled-in formula appear; then
     the t() button makes a transposed view."""
     view = page.locator(".tensorlab-stride-explorer").last      # the demo's last one: y[::2, 1:]
-    view.scroll_into_view_if_needed()
     assert "is storage[" not in view.locator(".widget-html svg").first.inner_html()
-    view.get_by_title("y[::2, 1:][1, 2]", exact=True).click()
-    view.get_by_text("y[::2, 1:][1, 2] is storage[11]:").wait_for(timeout=10_000)
-    assert "offset + i*stride[0] + j*stride[1] = 1 + 1*8 + 2*1 = 11" in view.inner_html()
-    view.get_by_role("button", name="t()", exact=True).click()
-    view.get_by_text("y[::2, 1:].t()", exact=True).first.wait_for(timeout=10_000)
-    return view
+    return _select_then_transpose(view, "y[::2, 1:]", "[1, 2]", 11,
+                                  "offset + i*stride[0] + j*stride[1] = 1 + 1*8 + 2*1 = 11")
 
 
 def _broadcast_explorer(page):
     """Click element [2, 1] of x + bias: the formula names the stored elements it reads; then the
     Gradients toggle runs a real backward."""
     view = page.locator(".tensorlab-broadcast-explorer").last   # the demo's last one: x + bias
-    view.scroll_into_view_if_needed()
-    view.get_by_title("(x + bias)[2, 1]", exact=True).click()
-    view.get_by_text("(x + bias)[2, 1] = x[2, 1] + bias[1] =", exact=False).wait_for(timeout=10_000)
-    view.get_by_role("button", name="Gradients", exact=True).click()
-    view.get_by_text("bias.grad == ones(4, 3).sum(dim=0): True").wait_for(timeout=10_000)
-    return view
+    return _select_then_gradients(view, "(x + bias)[2, 1]", "(x + bias)[2, 1] = x[2, 1] + bias[1] =",
+                                  "bias.grad == ones(4, 3).sum(dim=0): True")
 
 
 def _module_explorer(page):
@@ -223,14 +237,8 @@ WIDGET_DEMOS = {
 
 def _lesson_02(page):
     """Click an element of x[1:, 1:]: its storage cell and position formula appear."""
-    view = page.locator(".tensorlab-stride-explorer").first
-    view.scroll_into_view_if_needed()
-    view.get_by_title("x[1:, 1:][0, 2]", exact=True).click()
-    view.get_by_text("x[1:, 1:][0, 2] is storage[7]:").wait_for(timeout=10_000)
-    assert "= 5 + 0*4 + 2*1 = 7" in view.inner_html()
-    view.get_by_role("button", name="t()", exact=True).click()
-    view.get_by_text("x[1:, 1:].t()", exact=True).first.wait_for(timeout=10_000)
-    return view
+    return _select_then_transpose(page.locator(".tensorlab-stride-explorer").first, "x[1:, 1:]", "[0, 2]", 7,
+                                  "= 5 + 0*4 + 2*1 = 7")
 
 
 def _lesson_03(page):
@@ -242,13 +250,9 @@ def _lesson_03(page):
     strides.get_by_role("button", name="Apply", exact=True).click()
     strides.locator(".tensorlab-error").get_by_text("is invalid for input of size", exact=False).wait_for(
         timeout=10_000)
-    view = page.locator(".tensorlab-broadcast-explorer").first
-    view.scroll_into_view_if_needed()
-    view.get_by_title("(a + b)[2, 3]", exact=True).click()
-    view.get_by_text("(a + b)[2, 3] = a[2, 0] + b[3] =", exact=False).wait_for(timeout=10_000)
-    view.get_by_role("button", name="Gradients", exact=True).click()
-    view.get_by_text("a.grad == ones(3, 4).sum(dim=1, keepdim=True): True").wait_for(timeout=10_000)
-    return view
+    return _select_then_gradients(page.locator(".tensorlab-broadcast-explorer").first, "(a + b)[2, 3]",
+                                  "(a + b)[2, 3] = a[2, 0] + b[3] =",
+                                  "a.grad == ones(3, 4).sum(dim=1, keepdim=True): True")
 
 
 def _lesson_07(page):
