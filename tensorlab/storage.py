@@ -7,6 +7,8 @@ same Storage with a different recipe, which is why writing through one is seen b
 same bytes as elements of the tensor's dtype.
 See course/02_storage_and_strides.
 """
+import functools
+
 from . import _dtype
 from .backend import for_device
 
@@ -17,6 +19,19 @@ class UntypedStorage:
     def __init__(self, flat, device):
         self._flat = flat  # 1-D array of the storage's element type
         self.device = device
+
+    @classmethod
+    def _of_result(cls, array, device):
+        """The storage of an op's fresh C-contiguous result, made without copying (the hot path)."""
+        storage = object.__new__(cls)
+        storage._result, storage.device = array, device
+        return storage
+
+    @functools.cached_property
+    def _flat(self):
+        """A result's buffer seen as 1-D, made the first time someone asks -- a view or a copy_ does,
+        an ordinary ``a + b`` never does. (``__init__`` sets ``_flat`` directly.)"""
+        return self._result.reshape(self._result.size)
 
     def data_ptr(self):
         """Address of the first byte (where storage offset 0 lives)."""

@@ -99,10 +99,10 @@ class Tensor(Conversions):
         elif not isinstance(array, for_device(device).xp.ndarray):
             array = for_device(device).xp.asarray(array)
         if array.flags.c_contiguous:
-            self._storage = storage = object.__new__(UntypedStorage)  # (skips __init__: hot path)
-            storage._flat, storage.device = array.reshape(array.size), device  # a view: no copy
+            self._storage = UntypedStorage._of_result(array, device)
             self._offset = 0
-            self._stride = _contiguous_strides(array.shape)
+            strides = _CONTIGUOUS.get(array.shape)  # (_contiguous_strides, its common case written out)
+            self._stride = strides if strides is not None else _contiguous_strides(array.shape)
         else:
             flat, self._offset, self._stride = _flat_buffer_of(array, for_device(device).xp)
             self._storage = UntypedStorage(flat, device)

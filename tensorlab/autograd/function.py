@@ -83,9 +83,14 @@ class BackwardFunction(Node):
     @functools.cached_property
     def needs_input_grad(self):
         """One bool per forward argument: does it require grad? (As in PyTorch, also inside
-        ``no_grad()``, where nothing is recorded.) ``Function.apply`` sets it for a call it records;
-        for an unrecorded call it is worked out here, once, if forward asks."""
-        return tuple([isinstance(a, _t.Tensor) and a._requires_grad for a in self._args])
+        ``no_grad()``, where nothing is recorded.) Worked out once, the first time forward or backward
+        asks: a recorded call reads it off its edges, an unrecorded one off its arguments."""
+        if not self._recorded:
+            return tuple([isinstance(a, _t.Tensor) and a._requires_grad for a in self._args])
+        needs = [False] * self._n_args
+        for position, (fn, _) in zip(self._tensor_positions, self.next_functions):
+            needs[position] = fn is not None  # an input that requires grad always has a node to go to
+        return tuple(needs)
 
     @property
     def input_shapes(self):
@@ -208,8 +213,7 @@ class Function:
                 _mark_dirty_outputs(node, outputs)
             return outputs
         if needs:
-            node._seq_nr, node._recorded = next(_sequence), True
-            node.needs_input_grad = tuple([isinstance(a, _Tensor) and a._requires_grad for a in args])
+            _connect_inputs(node, args)  # before forward, so forward can read ctx.needs_input_grad
             if anomaly_mode._enabled:
                 node._anomaly_trace = "".join(traceback.format_stack()[:-1])
         else:
@@ -226,7 +230,7 @@ class Function:
         if node._dirty:
             _mark_dirty_outputs(node, outputs)
         if needs:
-            outputs = _record(node, args, outputs)
+            outputs = _connect_outputs(node, args, outputs)
             if _forward_observers:
                 event = {"kind": "record", "node": node, "inputs": args,
                          "outputs": outputs if isinstance(outputs, tuple) else (outputs,)}
@@ -249,46 +253,56 @@ def _mark_dirty_outputs(node, outputs):
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 
 
-def _record(node, args, outputs):
-    """Connect ``node`` into the graph: edges to the inputs, grad_fn on the outputs, saved tensors.
+def _connect_inputs(node, args):
+    """Give ``node`` a sequence number and one edge per input: where that input's gradient will go.
 
-    Runs once per recorded op, so it is written as one pass over the inputs and, for the usual single
-    output, no loop over the outputs."""
+    Runs once per recorded op, before its forward (as PyTorch does), as one pass over the inputs."""
     Tensor = _t.Tensor
     scalar_edges = node._forward_cls.scalar_edges
     positions, edges, input_meta = [], [], []
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
-            # only an input that requires grad has somewhere for its gradient to go
-            edges.append(gradient_edge(a) if a._requires_grad else _NO_EDGE)
+            if a._requires_grad:  # only an input that requires grad has somewhere for its gradient to go
+                fn = a._grad_fn
+                # the usual edge, (grad_fn, output_nr), written out; gradient_edge handles leaves and views
+                edges.append((fn, a._output_nr) if fn is not None and a._view_version is None
+                             else gradient_edge(a))
+            else:
+                edges.append(_NO_EDGE)
             input_meta.append((a._shape, a._array.dtype))
-        elif i in scalar_edges and a is not None:  # a Python number PyTorch would wrap in a tensor
-            edges.append(_NO_EDGE)
+        elif i in scalar_edges and a is not None:
+            edges.append(_NO_EDGE)  # a Python number PyTorch would wrap in a tensor
             input_meta.append(None)
         else:
             continue
         positions.append(i)
+    node._seq_nr = next(_sequence)
+    node._recorded = True
     node.next_functions = tuple(edges)
     node._tensor_positions = tuple(positions)
     node._input_meta = tuple(input_meta)
     node._n_args = len(args)
+
+
+def _connect_outputs(node, args, outputs):
+    """Make ``node`` the grad_fn of the outputs and save what forward asked to keep for backward."""
+    Tensor = _t.Tensor
     if isinstance(outputs, tuple):  # several outputs (a return_types tuple too)
         outs = outputs
         new_outs = tuple([_connect_output(node, nr, out, args) for nr, out in enumerate(outs)])
-        node._output_meta = tuple([_output_meta(o) for o in new_outs])
-    else:  # one output
+        # what the engine needs to make a zero gradient for an output that receives none
+        node._output_meta = tuple([(o._shape, o._array.dtype, o._storage.device) if isinstance(o, Tensor)
+                                   else None for o in new_outs])
+    else:  # one output: the same, without the loops
         outs = (outputs,)
-        new_outs = (_connect_output(node, 0, outputs, args),)
-        node._output_meta = (_output_meta(new_outs[0]),)
+        out = _connect_output(node, 0, outputs, args)
+        new_outs = (out,)
+        node._output_meta = ((out._shape, out._array.dtype, out._storage.device) if isinstance(out, Tensor)
+                             else None,)
     if node._to_save:
         node._saved = tuple([_save(node, t, outs, new_outs) for t in node._to_save])
         node._to_save = ()
     return new_outs if outs is outputs else new_outs[0]
-
-
-def _output_meta(out):
-    """What the engine needs to make a zero gradient for an output that receives none."""
-    return (out._shape, out._array.dtype, out._storage.device) if isinstance(out, _t.Tensor) else None
 
 
 def _connect_output(node, nr, out, args):
@@ -305,8 +319,10 @@ def _connect_output(node, nr, out, args):
         _check_dirty_leaf(out)
         from .inplace import rebase_history
         rebase_history(out, node, nr)
-    else:
-        _set_history(out, node, nr)
+        return out
+    out._grad_fn, out._output_nr, out._requires_grad = node, nr, True
+    if out._base is not None:  # a view: its history is valid for the base's current version
+        out._view_version = out._version_counter.value
     return out
 
 
@@ -315,12 +331,6 @@ def _is_one_of(t, items):
         if item is t:
             return True
     return False
-
-
-def _set_history(out, node, nr):
-    out._grad_fn, out._output_nr, out._requires_grad = node, nr, True
-    if out._base is not None:  # a view: its history is valid for the base's current version
-        out._view_version = out._version_counter.value
 
 
 def _save(node, t, outs, new_outs):
