@@ -7,8 +7,6 @@ same Storage with a different recipe, which is why writing through one is seen b
 same bytes as elements of the tensor's dtype.
 See course/02_storage_and_strides.
 """
-import functools
-
 from . import _dtype
 from .backend import for_device
 
@@ -16,8 +14,10 @@ from .backend import for_device
 class UntypedStorage:
     """The raw bytes of a storage (``tensor.untyped_storage()``)."""
 
+    _flat_array = None  # set by __init__, or, for an op's result, made by ``_flat`` when first asked
+
     def __init__(self, flat, device):
-        self._flat = flat  # 1-D array of the storage's element type
+        self._flat_array = flat
         self.device = device
 
     @classmethod
@@ -27,11 +27,15 @@ class UntypedStorage:
         storage._result, storage.device = array, device
         return storage
 
-    @functools.cached_property
+    @property
     def _flat(self):
-        """A result's buffer seen as 1-D, made the first time someone asks -- a view or a copy_ does,
-        an ordinary ``a + b`` never does. (``__init__`` sets ``_flat`` directly.)"""
-        return self._result.reshape(self._result.size)
+        """The buffer: a 1-D array of the storage's element type. For an op's result it is made the
+        first time someone asks -- a view or a ``copy_`` does; an ordinary ``a + b`` never does."""
+        flat = self._flat_array
+        if flat is None:
+            result = self._result
+            flat = self._flat_array = result.reshape(result.size)
+        return flat
 
     def data_ptr(self):
         """Address of the first byte (where storage offset 0 lives)."""

@@ -68,6 +68,7 @@ class BackwardFunction(Node):
     # and the engine skips them when no gradient at all arrives (a custom Function still runs).
     _builtin = False
     _args = ()                    # the arguments of an unrecorded call (for needs_input_grad only)
+    _needs_input_grad = None      # made by needs_input_grad when first asked
     _recorded = False             # True once Function.apply has decided to record this call
     _to_save = ()
     _dirty = ()
@@ -80,17 +81,21 @@ class BackwardFunction(Node):
             return super().__repr__()
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
-    @functools.cached_property
+    @property
     def needs_input_grad(self):
         """One bool per forward argument: does it require grad? (As in PyTorch, also inside
         ``no_grad()``, where nothing is recorded.) Worked out once, the first time forward or backward
         asks: a recorded call reads it off its edges, an unrecorded one off its arguments."""
-        if not self._recorded:
-            return tuple([isinstance(a, _t.Tensor) and a._requires_grad for a in self._args])
-        needs = [False] * self._n_args
-        for position, (fn, _) in zip(self._tensor_positions, self.next_functions):
-            needs[position] = fn is not None  # an input that requires grad always has a node to go to
-        return tuple(needs)
+        needs = self._needs_input_grad
+        if needs is None:
+            if self._recorded:
+                flags = [False] * self._n_args
+                for position, (fn, _) in zip(self._tensor_positions, self.next_functions):
+                    flags[position] = fn is not None  # an input that requires grad always has a node
+            else:
+                flags = [isinstance(a, _t.Tensor) and a._requires_grad for a in self._args]
+            needs = self._needs_input_grad = tuple(flags)
+        return needs
 
     @property
     def input_shapes(self):
