@@ -393,3 +393,19 @@ def test_convolution_is_weight_times_unfold(torch):
                                                                         padding=1).numpy())
     assert repr(tensorlab.nn.Unfold(2, padding=1)) == repr(torch.nn.Unfold(2, padding=1))
     assert repr(tensorlab.nn.Fold((4, 4), 2)) == repr(torch.nn.Fold((4, 4), 2))
+
+
+def test_relu_backward_passes_no_inf_or_nan_where_the_output_is_zero(torch):
+    """relu's backward keeps the gradient only where the output is positive: an inf or nan arriving
+    where the output is 0 becomes 0 (a plain multiply by the mask would make it nan), as in PyTorch."""
+    x = np.array([-1.0, 0.0, 2.0, -3.0, 4.0], np.float32)
+    g = np.array([np.inf, np.nan, np.inf, -np.inf, 1.0], np.float32)
+    ours, theirs = tensorlab.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    ours.relu().backward(tensorlab.tensor(g))
+    theirs.relu().backward(torch.tensor(g))
+    np.testing.assert_array_equal(ours.grad.numpy(), theirs.grad.numpy())
+    finite = np.array([0.5, 1.0, -2.0, 3.0, 4.0], np.float32)
+    ours.grad = theirs.grad = None
+    ours.relu().backward(tensorlab.tensor(finite))
+    theirs.relu().backward(torch.tensor(finite))
+    np.testing.assert_array_equal(ours.grad.numpy(), theirs.grad.numpy())

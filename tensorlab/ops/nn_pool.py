@@ -66,9 +66,11 @@ class MaxPoolNd(Function):
         out, extra = _geometry(shape, kernel, stride, padding, dilation, ceil_mode)
         fill = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min
         win = windows(xp, _padded_for(xp, a, extra, padding, fill), kernel, stride, dilation, out)
-        flat = win.reshape(win.shape[:2 + nd] + (-1,))                # (N, C, *out, kernel_numel): a copy
-        winner = flat.argmax(axis=-1)
-        values = xp.take_along_axis(flat, winner[..., None], axis=-1)[..., 0]
+        # one row per kernel position, (kernel_numel, N, C, *out): a copy, and each row is contiguous
+        to_front = tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2 + nd))
+        rows = win.transpose(to_front).reshape((-1,) + win.shape[:2 + nd])
+        values = rows.max(axis=0)                                       # a NaN wins, as in PyTorch
+        winner = _first_true(xp, (rows == values) | (rows != rows))     # (rows != rows: the NaNs)
         indices = _plane_index(xp, winner, shape[2:], out, kernel, stride, padding, dilation)
         ctx.indices, ctx.plane, ctx.unbatched = indices, shape[2:], x.dim() == nd + 1
         ctx.overlapping = any(st < d * (k - 1) + 1 for st, d, k in zip(stride, dilation, kernel))
@@ -100,6 +102,18 @@ class MaxPool3D(MaxPoolNd):
 
 
 MAX_POOL = {1: MaxPool1D, 2: MaxPool2D, 3: MaxPool3D}
+
+
+def _first_true(xp, rows):
+    """For each column of the bool ``rows``, the index of the first True row -- the number of rows
+    before it, counted row by row. (The kernel is small; ``argmax`` over a short axis is what NumPy is
+    slowest at.) A window's winner is its first maximum, as in PyTorch."""
+    searching = ~rows[0]
+    first = searching.astype(xp.int64)
+    for row in rows[1:-1]:
+        searching &= ~row
+        first += searching
+    return first
 
 
 def _plane_index(xp, winner, plane, out, kernel, stride, padding, dilation):

@@ -275,8 +275,10 @@ class ThresholdBackward(Function):
     @staticmethod
     def forward(ctx, grad, out):
         ctx.save_for_backward(out)
-        g = grad._array
-        return wrap(xp_of(grad).where(out._array > 0, g, g.dtype.type(0)), grad.device)
+        xp, g, positive = xp_of(grad), grad._array, out._array > 0
+        if xp.isfinite(g).all():
+            return wrap(g * positive, grad.device)  # a multiply: several times faster than where()...
+        return wrap(xp.where(positive, g, g.dtype.type(0)), grad.device)  # ...but inf * 0 would be nan
 
     @staticmethod
     def backward(ctx, grad_grad):
