@@ -14,7 +14,6 @@ import numpy as np
 
 from ..autograd.function import Function
 from ._util import wrap, xp_of
-from .nn import put_along_axis
 from .nn_conv import col2im, crop, windows
 
 
@@ -148,14 +147,15 @@ class PlaneScatter(Function):
         n, c = values._shape[:2]
         size = math.prod(plane)
         ctx.indices, ctx.plane, ctx.overlapping = indices, plane, overlapping
-        if not overlapping:
-            out = xp.zeros((n, c, size), dtype=values._array.dtype)
-            put_along_axis(xp, out, indices.reshape(n, c, -1), values._array.reshape(n, c, -1), axis=2)
-            return wrap(out.reshape((n, c) + tuple(plane)), values.device)
         offsets = (xp.arange(n * c) * size).reshape((n, c) + (1,) * (values.dim() - 2))
-        flat = (indices + offsets).reshape(-1)
-        out = xp.bincount(flat, weights=values._array.reshape(-1), minlength=n * c * size)
-        return wrap(out.astype(values._array.dtype).reshape((n, c) + tuple(plane)), values.device)
+        flat = (indices + offsets).reshape(-1)           # indices into all N*C planes laid end to end
+        if overlapping:
+            out = xp.bincount(flat, weights=values._array.reshape(-1), minlength=n * c * size)
+            out = out.astype(values._array.dtype)
+        else:
+            out = xp.zeros(n * c * size, dtype=values._array.dtype)
+            out[flat] = values._array.reshape(-1)
+        return wrap(out.reshape((n, c) + tuple(plane)), values.device)
 
     @staticmethod
     def backward(ctx, grad):
