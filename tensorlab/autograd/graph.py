@@ -202,8 +202,8 @@ def accumulate_into(variable, grad):
     old = variable._grad
     if old is None:
         if (not grad_mode._State.enabled and grad._base is None and not grad._requires_grad
-                and grad._stride == _layout_for(variable)):
-            variable._grad = grad
+                and (grad._stride == variable._stride or grad._stride == _layout_for(variable))):
+            variable._grad = grad  # (a gradient that is no view has dense strides: equal ones obey the layout)
         else:
             variable._grad = _copy_with_layout(grad, variable)
     elif grad_mode._State.enabled:
@@ -232,17 +232,16 @@ def reset_grad(variable, set_to_none=True):
 
 def _layout_for(like):
     """The strides a gradient of ``like`` should have: ``like``'s own if it is dense, else contiguous."""
-    from .. import _layout
-    return like._stride if _is_dense(like) else _layout.contiguous_strides(like._shape)
+    contiguous = _t._contiguous_strides(like._shape)
+    return like._stride if like._stride != contiguous and _is_dense(like) else contiguous
 
 
 def _copy_with_layout(grad, like):
     """A copy of ``grad`` with ``like``'s layout (recorded as CopyBackwards when grad mode is on)."""
     from ..ops.creation import empty_strided
-    from .. import _layout
     strides = _layout_for(like)
     recording = grad_mode._State.enabled and grad._requires_grad
-    if not recording and strides == _layout.contiguous_strides(like._shape):
+    if not recording and strides == _t._contiguous_strides(like._shape):
         return _t.Tensor._from_array(grad._array.copy(order="C"), grad.device)  # the common case
     out = empty_strided(like._shape, strides, dtype=grad.dtype, device=grad.device)
     if recording:

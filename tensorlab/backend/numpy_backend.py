@@ -17,7 +17,7 @@ def strided_view(flat, offset, shape, strides):
     if 0 in shape:  # an empty view reads nothing; its offset may point past the end (PyTorch allows it)
         offset = 0
     return np.ndarray(shape, flat.dtype, buffer=flat, offset=offset * item,
-                      strides=tuple(s * item for s in strides))
+                      strides=[s * item for s in strides])
 
 
 def to_numpy(array):

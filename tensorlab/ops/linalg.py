@@ -26,16 +26,17 @@ def _no_bool(*tensors, kernel):
 
 
 def _check_mm(a, b):
-    if a.dim() != 2:
+    if len(a._shape) != 2:
         raise RuntimeError("self must be a matrix")
-    if b.dim() != 2:
+    if len(b._shape) != 2:
         raise RuntimeError("mat2 must be a matrix")
     if a._shape[1] != b._shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims_str(a)} and {_dims_str(b)})")
-    if a.dtype is not b.dtype:
+    if a._array.dtype is not b._array.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {c_type_name(a.dtype)} != "
                            f"{c_type_name(b.dtype)}")
-    _no_bool(a, kernel="addmm_impl_cpu_")
+    if a._array.dtype.kind == "b":
+        _no_bool(a, kernel="addmm_impl_cpu_")
 
 
 class Mm(Function):
@@ -46,8 +47,9 @@ class Mm(Function):
     @staticmethod
     def forward(ctx, a, b):
         _check_mm(a, b)
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.needs_input_grad[0] else None)
-        return wrap(xp_of(a).matmul(a._array, b._array), a.device)
+        if ctx._recorded:
+            ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.needs_input_grad[0] else None)
+        return wrap(xp_of(a).matmul(a._array, b._array), a._storage.device)
 
     @staticmethod
     def backward(ctx, grad):

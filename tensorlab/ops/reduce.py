@@ -16,12 +16,14 @@ def reduced_dims(dim, ndim):
     """Normalised tuple of dims to reduce (all of them for None or an empty tuple)."""
     if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
         return tuple(range(ndim))
-    dims = (dim,) if not isinstance(dim, (tuple, list)) else tuple(dim)
-    out = tuple(_layout.normalize_dim(d, ndim) for d in dims)
+    if not isinstance(dim, (tuple, list)):
+        d = _layout.normalize_dim(dim, ndim)
+        return (d,) if ndim > 0 else ()  # a 0-d tensor has no dim to reduce
+    out = tuple([_layout.normalize_dim(d, ndim) for d in dim])
     if len(set(out)) != len(out):
         repeated = next(d for d in out if out.count(d) > 1)
         raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
-    return tuple(d for d in out if ndim > 0)
+    return out if ndim > 0 else ()
 
 
 def expand_back(grad, in_shape, dims, keepdim):
