@@ -276,9 +276,9 @@ class Tensor(Conversions):
     @property
     def grad_fn(self):
         """The node that made this tensor (None for a leaf). See course/07_the_backward_graph."""
-        if self._base is not None and self._view_version is not None:
+        if self._view_version is not None and self._view_version != self._version_counter.value:
             from .autograd.inplace import refresh_view
-            refresh_view(self)  # a view whose base was modified in place gets a fresh history
+            refresh_view(self)  # a view whose base was modified in place since gets a fresh history
         return self._grad_fn
 
     @property

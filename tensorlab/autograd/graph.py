@@ -265,9 +265,9 @@ def _is_dense(t):
 def gradient_edge(t):
     """Where a gradient for ``t`` must go: ``(grad_fn, output_nr)``, or ``(AccumulateGrad, 0)`` for a
     leaf that requires grad, or None when ``t`` needs no gradient."""
-    if t._base is not None and t._view_version is not None:
+    if t._view_version is not None and t._view_version != t._version_counter.value:
         from .inplace import refresh_view
-        refresh_view(t)
+        refresh_view(t)  # a view whose base was modified in place since its history was made
     if t._grad_fn is not None:
         return (t._grad_fn, t._output_nr)
     if t._requires_grad:

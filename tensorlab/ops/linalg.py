@@ -149,7 +149,7 @@ class Addmm(Function):
         _check_mm(mat1, mat2)
         out_shape = (mat1._shape[0], mat2._shape[1])
         _layout.expand_strides(input._shape, input._stride, out_shape)  # PyTorch's expand error
-        if input.dtype is not mat1.dtype:
+        if input._array.dtype is not mat1._array.dtype:
             raise RuntimeError(f"self and mat2 must have the same dtype, but got {input.dtype._legacy[:-6]} and "
                                f"{mat1.dtype._legacy[:-6]}")
         xp = xp_of(mat1)
@@ -158,10 +158,11 @@ class Addmm(Function):
             out *= alpha
         if beta != 0:  # beta = 0 ignores input entirely (even its nan and inf)
             out += input._array if beta == 1 else beta * input._array
-        needs = ctx.needs_input_grad
-        ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
-        ctx.input_shape, ctx.beta, ctx.alpha = input._shape, beta, alpha
-        return wrap(out, mat1.device)
+        if ctx._recorded:
+            needs = ctx.needs_input_grad
+            ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
+            ctx.input_shape, ctx.beta, ctx.alpha = input._shape, beta, alpha
+        return wrap(out, mat1._storage.device)
 
     @staticmethod
     def backward(ctx, grad):
