@@ -194,7 +194,7 @@ def infer_size(shape, total):
     Traceback (most recent call last):
     RuntimeError: shape '[4, -1]' is invalid for input of size 6
     """
-    shape = tuple(operator.index(s) for s in shape)
+    shape = tuple([operator.index(s) for s in shape])
     known, unknown = 1, None
     for i, size in enumerate(shape):
         if size == -1:

@@ -189,9 +189,12 @@ def from_numpy(ndarray):
                       "want to copy the array to protect its data or make it writable before converting it to "
                       "a tensor.", UserWarning, stacklevel=2)
     array = array.view(dt.np)
-    strides = (0,) * array.ndim if array.size == 0 else tuple(s // item for s in array.strides)
-    span = _layout.storage_span(array.shape, strides)
-    flat = np.lib.stride_tricks.as_strided(array, (span,), (item,), writeable=array.flags.writeable)
+    strides = (0,) * array.ndim if array.size == 0 else tuple([s // item for s in array.strides])
+    if array.flags.c_contiguous and array.size:  # the usual case: the array seen as 1-D is the storage
+        flat = array.reshape(array.size)
+    else:
+        span = _layout.storage_span(array.shape, strides)
+        flat = np.lib.stride_tricks.as_strided(array, (span,), (item,), writeable=array.flags.writeable)
     return _new(flat, 0, array.shape, strides, as_device("cpu"))
 
 

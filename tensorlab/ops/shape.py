@@ -15,6 +15,7 @@ from ..autograd.function import Function
 from ..backend import for_device
 from ..storage import UntypedStorage
 from ._util import method, wrap, xp_of
+from ..tensor import _contiguous_strides
 
 
 def _dims(args):
@@ -22,7 +23,7 @@ def _dims(args):
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
     try:
-        return tuple(operator.index(a) for a in args)
+        return tuple([operator.index(a) for a in args])
     except TypeError:
         names = ", ".join(type(a).__name__ for a in args)
         raise TypeError(f"expected a sequence of ints as the shape, but got ({names})") from None
@@ -42,7 +43,10 @@ class View(Function):
     @staticmethod
     def forward(ctx, x, shape):
         shape = _layout.infer_size(shape, x.numel())
-        strides = _layout.view_strides(x._shape, x._stride, shape)
+        if x._stride == _contiguous_strides(x._shape):  # contiguous: any shape of the same size fits
+            strides = _contiguous_strides(shape)
+        else:
+            strides = _layout.view_strides(x._shape, x._stride, shape)
         if strides is None:
             raise RuntimeError(
                 "view size is not compatible with input tensor's size and stride (at least one dimension "
