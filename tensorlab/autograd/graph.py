@@ -134,8 +134,9 @@ class Node:
 
     def release_variables(self):
         """Drop the tensors saved for backward, so their memory is returned now."""
-        self._saved_names = tuple(self._names_of_saved())
-        self._saved = ()
+        if self._saved:  # remember their names, for the error a later ``_saved_self`` access raises
+            self._saved_names = tuple(self._names_of_saved())
+            self._saved = ()
         self._released = True
 
     def _names_of_saved(self):
