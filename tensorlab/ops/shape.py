@@ -37,16 +37,21 @@ def _type_name(x):
 # -- view and reshape -----------------------------------------------------------------------------
 
 
+def _strides_for_view(x, shape):
+    """The strides that read ``x``'s memory as ``shape``, or None when no view can: a contiguous tensor
+    fits any shape of its size; otherwise PyTorch's rule decides (``_layout.view_strides``)."""
+    if x._stride == _contiguous_strides(x._shape):
+        return _contiguous_strides(shape)
+    return _layout.view_strides(x._shape, x._stride, shape)
+
+
 class View(Function):
     node_name = "ViewBackward0"
 
     @staticmethod
     def forward(ctx, x, shape):
         shape = _layout.infer_size(shape, x.numel())
-        if x._stride == _contiguous_strides(x._shape):  # contiguous: any shape of the same size fits
-            strides = _contiguous_strides(shape)
-        else:
-            strides = _layout.view_strides(x._shape, x._stride, shape)
+        strides = _strides_for_view(x, shape)
         if strides is None:
             raise RuntimeError(
                 "view size is not compatible with input tensor's size and stride (at least one dimension "
@@ -127,7 +132,7 @@ def view_as(self, other):
 def reshape(self, *shape):
     """A view when the layout allows it, otherwise a contiguous copy reshaped (and never both)."""
     shape = _layout.infer_size(_dims(shape), self.numel())
-    if _layout.view_strides(self._shape, self._stride, shape) is not None:
+    if _strides_for_view(self, shape) is not None:
         return View.apply(self, shape)
     return UnsafeView.apply(Clone.apply(self, True), shape)
 
