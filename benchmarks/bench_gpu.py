@@ -19,6 +19,8 @@ import numpy as np
 
 import tensorlab
 
+from .steps import copy_weights, training_step
+
 
 def _why_not_here():
     try:
@@ -82,29 +84,19 @@ if SKIPPED is None:
         impls = {"numpy": None, "torch": None}
         ours = build(tensorlab)
         ours.to(CUDA)
-        impls["tensorlab"] = _synced(_step(tensorlab, ours, make_optimizer(tensorlab, ours),
-                                           tensorlab.tensor(x, device=CUDA), tensorlab.tensor(y, device=CUDA)),
+        impls["tensorlab"] = _synced(training_step(ours, tensorlab.nn.functional.cross_entropy,
+                                                   make_optimizer(tensorlab, ours),
+                                                   tensorlab.tensor(x, device=CUDA), tensorlab.tensor(y, device=CUDA)),
                                      tensorlab.cuda.synchronize)
         if torch is not None:
             theirs = build(torch)
-            with torch.no_grad():
-                for p_ours, p_theirs in zip(ours.parameters(), theirs.parameters()):
-                    p_theirs.copy_(torch.from_numpy(p_ours.detach().cpu().numpy()))
+            copy_weights(ours, theirs, torch)
             theirs.cuda()
-            impls["torch"] = _synced(_step(torch, theirs, make_optimizer(torch, theirs),
-                                           torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda()),
+            impls["torch"] = _synced(training_step(theirs, torch.nn.functional.cross_entropy,
+                                                   make_optimizer(torch, theirs),
+                                                   torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda()),
                                      torch.cuda.synchronize)
         return impls
-
-    def _step(lib, model, optimizer, x, y):
-        cross_entropy = lib.nn.functional.cross_entropy
-
-        def step():
-            loss = cross_entropy(model(x), y)
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-        return step
 
     def _sgd(lib, model):
         return lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)

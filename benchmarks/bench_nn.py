@@ -13,6 +13,8 @@ import numpy as np
 
 import tensorlab
 
+from .steps import training_step
+
 _rng = np.random.default_rng(0)
 
 
@@ -31,14 +33,7 @@ def _cnn(lib):
 def _training_step(lib, model, x, y):
     """A zero-argument callable doing one SGD step on (x, y) with ``lib``."""
     optimizer = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    cross_entropy = lib.nn.functional.cross_entropy
-
-    def step():
-        loss = cross_entropy(model(x), y)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-    return step
+    return training_step(model, lib.nn.functional.cross_entropy, optimizer, x, y)
 
 
 def _case(name, build, x, y):

@@ -18,6 +18,8 @@ from tensorlab.utils.data import DataLoader
 from tensorlab.vision import datasets, models
 from tensorlab.vision import transforms as T
 
+from .steps import copy_weights, train_on, training_step
+
 BATCH = 32
 _normalize = T.Normalize(datasets.Digits.mean, datasets.Digits.std)
 _train = datasets.Digits(train=True, transform=_normalize)
@@ -33,12 +35,6 @@ def _torch_lenet(torch):
                         n.Flatten(), n.Linear(64, 120), n.ReLU(), n.Linear(120, 84), n.ReLU(), n.Linear(84, 10))
 
 
-def _copy_weights(ours, theirs, torch):
-    with torch.no_grad():
-        for p_ours, p_theirs in zip(ours.parameters(), theirs.parameters()):
-            p_theirs.copy_(torch.from_numpy(p_ours.detach().numpy().copy()))
-
-
 def _epoch(lib, model, loader):
     optimizer = lib.optim.Adam(model.parameters(), lr=3e-3)
     loss_fn = lib.nn.CrossEntropyLoss()
@@ -46,23 +42,13 @@ def _epoch(lib, model, loader):
     def run():
         model.train()
         for x, y in loader:
-            loss = loss_fn(model(x), y)
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
+            train_on(model, loss_fn, optimizer, x, y)
     return run
 
 
 def _step(lib, model, x, y):
     optimizer = lib.optim.Adam(model.parameters(), lr=3e-3)
-    loss_fn = lib.nn.CrossEntropyLoss()
-
-    def run():
-        loss = loss_fn(model(x), y)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-    return run
+    return training_step(model, lib.nn.CrossEntropyLoss(), optimizer, x, y)
 
 
 def _cases():
@@ -76,8 +62,8 @@ def _cases():
     if importlib.util.find_spec("torch") is not None:
         import torch
         theirs, theirs_step = _torch_lenet(torch), _torch_lenet(torch)
-        _copy_weights(ours, theirs, torch)
-        _copy_weights(ours_step, theirs_step, torch)
+        copy_weights(ours, theirs, torch)
+        copy_weights(ours_step, theirs_step, torch)
         data = torch.utils.data.TensorDataset(torch.from_numpy(_images), torch.from_numpy(_labels))
         epoch["torch"] = _epoch(torch, theirs, torch.utils.data.DataLoader(data, batch_size=BATCH, shuffle=True))
         step["torch"] = _step(torch, theirs_step, torch.from_numpy(_images[:BATCH]), torch.from_numpy(_labels[:BATCH]))
