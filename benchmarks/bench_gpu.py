@@ -22,17 +22,7 @@ import tensorlab
 from .steps import copy_weights, training_step
 
 
-def _why_not_here():
-    try:
-        import cupy  # noqa: F401
-    except ImportError:
-        return "CuPy is not installed (pip install tensorlab[gpu]; README says which cupy package)"
-    if not tensorlab.cuda.is_available():
-        return "CuPy finds no CUDA device"
-    return None
-
-
-SKIPPED = _why_not_here()
+SKIPPED = tensorlab.cuda._why_unavailable()
 CASES = []
 
 if SKIPPED is None:

@@ -6,6 +6,17 @@ def is_available():
     return cuda_available()
 
 
+def _why_unavailable():
+    """Why no GPU can be used here, in a sentence (for skip messages), or None when one can."""
+    try:
+        import cupy  # noqa: F401
+    except ImportError:
+        return "CuPy is not installed (pip install tensorlab[gpu]; README says which cupy package)"
+    if not is_available():
+        return "CuPy finds no CUDA device (no GPU, or no driver)"
+    return None
+
+
 def device_count():
     if not is_available():
         return 0

@@ -57,18 +57,9 @@ def device(request):
     """The tensorlab device the test runs on (``--device``); skips, saying why, if cuda is unusable."""
     name = request.config.getoption("--device")
     if name.startswith("cuda"):
-        reason = _cuda_unusable()
+        reason = tensorlab.cuda._why_unavailable()
         if reason:
             pytest.skip(f"--device {name}: {reason}")
     return tensorlab.device(name)
 
 
-def _cuda_unusable():
-    """Why tensorlab cannot use a GPU here, or None if it can."""
-    try:
-        import cupy  # noqa: F401
-    except ImportError:
-        return "CuPy is not installed (pip install tensorlab[gpu]; see README)"
-    if not tensorlab.cuda.is_available():
-        return "CuPy finds no CUDA device (no GPU, or no driver)"
-    return None
