@@ -18,20 +18,20 @@ LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
 
 # What pytest runs: tests, doctests of every package, and every lesson notebook.
 TEST_PATHS := tests tensorlab $(wildcard widgets) coursekit course
-NBVAL_OPTS := --nbval --nbval-current-env --nbval-sanitize-with course/sanitize.cfg
+NBVAL_OPTS := --nbval --nbval-current-env --nbval-sanitize-with tools/sanitize.cfg
 PYTEST     := $(PY) -m pytest -n $(WORKERS) --dist loadfile $(NBVAL_OPTS)
 
 .PHONY: install lab test test-fast test-gpu bench lessons clean
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml course/lab-overrides.json
+$(STAMP): pyproject.toml tools/lab-overrides.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -qq -e ".[$(EXTRAS)]"
 	@# The kernel named python3 (the one lessons ask for) runs this environment's Python.
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@# Lab settings: render every cell (so widgets off screen are live), no update/news checks.
-	mkdir -p $(LAB_SETTINGS) && cp course/lab-overrides.json $(LAB_SETTINGS)/overrides.json
+	mkdir -p $(LAB_SETTINGS) && cp tools/lab-overrides.json $(LAB_SETTINGS)/overrides.json
 	touch $@
 
 # (as root, e.g. in a container, Jupyter refuses to start without --allow-root)
@@ -57,7 +57,7 @@ bench: install
 	$(PY) -m benchmarks $(ARGS)
 
 lessons: install
-	$(PY) course/build.py $(LESSON)
+	$(PY) tools/build_course.py $(LESSON)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

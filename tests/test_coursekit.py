@@ -342,7 +342,7 @@ def test_lesson_01_validates_with_pytorch_hidden(tmp_path):
     assert probe.stdout.strip() == "None", probe.stderr
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--nbval", "--nbval-current-env",
-         "--nbval-sanitize-with", "course/sanitize.cfg", "course/01_tensors.ipynb"],
+         "--nbval-sanitize-with", "tools/sanitize.cfg", "course/01_tensors.ipynb"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:]
 

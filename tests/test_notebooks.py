@@ -13,7 +13,7 @@ COURSE = ROOT / "course"
 
 
 def _build_module():
-    spec = importlib.util.spec_from_file_location("course_build", COURSE / "build.py")
+    spec = importlib.util.spec_from_file_location("course_build", ROOT / "tools" / "build_course.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -41,7 +41,7 @@ def test_lesson_file_names_are_numbered_and_unique():
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
 def test_lesson_is_stored_as_built_top_to_bottom(path):
-    """Outputs come from `python course/build.py`: one run, every cell in order, none failed."""
+    """Outputs come from `python tools/build_course.py`: one run, every cell in order, none failed."""
     nb, cells = _code_cells(path)
     nbformat.validate(nb)
     assert nb.metadata["kernelspec"]["name"] == "python3"
@@ -70,7 +70,7 @@ def test_readme_lists_every_lesson(readme):
     begin, end = text.index(build.BEGIN), text.index(build.END)
     expected = (build.course_index if readme in build.DETAILED else build.lesson_index)(build.INDEXES[readme])
     assert text[begin + len(build.BEGIN):end].strip() == expected, \
-        f"{readme.name}'s lesson list is stale: run `python course/build.py --index`"
+        f"{readme.name}'s lesson list is stale: run `python tools/build_course.py --index`"
 
 
 @pytest.mark.parametrize("path", [p for p in LESSONS if p.name != "00_welcome.ipynb"], ids=lambda p: p.name)

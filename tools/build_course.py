@@ -1,8 +1,8 @@
-"""Re-run lesson notebooks and store their outputs -- the only way outputs get into course/.
+"""Re-run lesson notebooks and store their outputs -- the only way outputs get into course/ (and widgets/demos/).
 
-    python course/build.py                       # every lesson: course/NN_*.ipynb
-    python course/build.py course/00_welcome.ipynb   # one or several
-    python course/build.py --index               # only refresh the lesson list in README.md
+    python tools/build_course.py                       # every lesson: course/NN_*.ipynb
+    python tools/build_course.py course/00_welcome.ipynb   # one or several
+    python tools/build_course.py --index               # only refresh the lesson list in README.md
 
 Each notebook is executed top to bottom in a fresh ``python3`` kernel started in course/ (the
 kernelspec `make install` points at the project's environment), with widget state stored, and
@@ -22,8 +22,8 @@ import re
 import sys
 from pathlib import Path
 
-COURSE = Path(__file__).resolve().parent
-ROOT = COURSE.parent
+ROOT = Path(__file__).resolve().parent.parent
+COURSE = ROOT / "course"
 README = ROOT / "README.md"
 INDEXES = {ROOT / "README.md": "course/", COURSE / "README.md": ""}  # file -> link prefix
 DETAILED = {COURSE / "README.md"}  # these carry the course index (goals, widgets, exercises, time)
