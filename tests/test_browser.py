@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 COURSE = ROOT / "course"
 DEMOS = ROOT / "widgets" / "demos"
 RESULTS = ROOT / "test-results"
-LESSON = "00_welcome.ipynb"
+LESSON = "course/00_welcome.ipynb"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # JupyterLab user settings: render every cell (4.x only renders cells near the viewport by
@@ -55,20 +55,24 @@ def _free_port():
         return s.getsockname()[1]
 
 
+# What a learner's JupyterLab shows (`make lab` opens the repository root): the lessons, the widget
+# demos and the source files the lessons link to.
+LEARNER_FOLDERS = ("course", "tensorlab", "widgets", "coursekit")
+
+
 @contextlib.contextmanager
-def jupyterlab(course=COURSE, timeout=90, extra=None):
-    """A fresh JupyterLab server on a free local port, with its own HOME and config, serving a
-    temporary copy of ``course`` (so autosave never touches the stored lessons), with each folder of
-    ``extra`` ({name: path}) copied in beside the lessons; yields (base_url, token). Stopped, and its
-    temporary folder removed, on exit."""
+def jupyterlab(timeout=90):
+    """A fresh JupyterLab server on a free local port, with its own HOME and config (so nothing is
+    trusted yet), serving a temporary copy of the repository's learner-facing folders (so autosave
+    never touches the stored lessons) at its root, as `make lab` does; yields (base_url, token,
+    root_dir). Stopped, and its temporary folder removed, on exit."""
     port, token = _free_port(), secrets.token_hex(16)
     with tempfile.TemporaryDirectory(prefix="tensorlab-lab-") as tmp:
         tmp = Path(tmp)
-        root_dir = tmp / "course"
+        root_dir = tmp / "tensorlab"
         ignore = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
-        shutil.copytree(course, root_dir, ignore=ignore)
-        for name, folder in (extra or {}).items():
-            shutil.copytree(folder, root_dir / name, ignore=ignore)
+        for name in LEARNER_FOLDERS:
+            shutil.copytree(ROOT / name, root_dir / name, ignore=ignore)
         for relative, values in LAB_SETTINGS.items():
             path = tmp / "lab-settings" / relative
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -95,7 +99,7 @@ def jupyterlab(course=COURSE, timeout=90, extra=None):
                     if time.monotonic() > deadline:
                         raise TimeoutError(f"jupyter lab did not answer within {timeout} s")
                     time.sleep(0.5)
-            yield base, token
+            yield base, token, root_dir
         finally:
             server.terminate()
             try:
@@ -130,7 +134,7 @@ def test_welcome_lesson_runs_in_jupyterlab():
     if _chromium() is None:
         pytest.skip("Chromium is not installed (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with jupyterlab() as (base, token), sync_api.sync_playwright() as p:
+    with jupyterlab() as (base, token, _), sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -310,10 +314,10 @@ def browser_page():
     if _chromium() is None:
         pytest.skip("Chromium is not installed (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with jupyterlab(extra={"demos": DEMOS}) as (base, token), sync_api.sync_playwright() as p:
+    with jupyterlab() as (base, token, root_dir), sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
         try:
-            yield browser, base, token
+            yield browser, base, token, root_dir
         finally:
             browser.close()
 
@@ -350,8 +354,8 @@ def run_demo(browser, base, token, path, interact, out_dir=RESULTS):
 @pytest.mark.slow
 @pytest.mark.parametrize("notebook", sorted(WIDGET_DEMOS))
 def test_widget_demo_renders_and_responds(browser_page, notebook):
-    browser, base, token = browser_page
-    widget_errors = run_demo(browser, base, token, f"demos/{notebook}", WIDGET_DEMOS[notebook])
+    browser, base, token, _ = browser_page
+    widget_errors = run_demo(browser, base, token, f"widgets/demos/{notebook}", WIDGET_DEMOS[notebook])
     assert not widget_errors, widget_errors
 
 
@@ -359,19 +363,19 @@ def test_widget_demo_renders_and_responds(browser_page, notebook):
 @pytest.mark.slow
 @pytest.mark.parametrize("lesson", sorted(LESSON_WIDGETS))
 def test_lesson_widgets_render_and_respond(browser_page, lesson):
-    browser, base, token = browser_page
-    widget_errors = run_demo(browser, base, token, lesson, LESSON_WIDGETS[lesson])
+    browser, base, token, _ = browser_page
+    widget_errors = run_demo(browser, base, token, f"course/{lesson}", LESSON_WIDGETS[lesson])
     assert not widget_errors, widget_errors
 
 
 def gallery(out_dir):
     """Pictures of every widget demo after its interaction, for the README's gallery."""
     from playwright.sync_api import sync_playwright
-    with jupyterlab(extra={"demos": DEMOS}) as (base, token), sync_playwright() as p:
+    with jupyterlab() as (base, token, _), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
         try:
             for notebook in sorted(WIDGET_DEMOS):
-                run_demo(browser, base, token, f"demos/{notebook}", WIDGET_DEMOS[notebook], out_dir)
+                run_demo(browser, base, token, f"widgets/demos/{notebook}", WIDGET_DEMOS[notebook], out_dir)
                 (out_dir / notebook.replace(".ipynb", "-page.png")).unlink()
         finally:
             browser.close()
@@ -380,7 +384,7 @@ def gallery(out_dir):
 def screenshot(path):
     """Save a picture of JupyterLab with the welcome lesson run, for the README."""
     from playwright.sync_api import sync_playwright
-    with jupyterlab() as (base, token), sync_playwright() as p:
+    with jupyterlab() as (base, token, _), sync_playwright() as p:
         browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1080})

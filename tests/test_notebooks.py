@@ -94,16 +94,71 @@ def test_build_merges_a_print_split_into_chunks():
         ("execute_result", None, None), ("stream", "stdout", "after\n")]
 
 
-def test_build_numbers_widget_models_in_order():
-    import json
-    ids = ["9f" * 16, "0a" * 16]
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
-        "state": {ids[0]: {"state": {"children": [f"IPY_MODEL_{ids[1]}"]}}, ids[1]: {"state": {}}}}}
-    nb.cells = [nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output(
-        "display_data", data={"application/vnd.jupyter.widget-view+json": {"model_id": ids[0]}})])]
-    text = build._number_widget_models(nbformat.writes(nb))
-    state = json.loads(text)["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    first, second = "0" * 31 + "1", "0" * 31 + "2"
-    assert list(state) == [first, second] and state[first]["state"]["children"] == [f"IPY_MODEL_{second}"]
-    assert ids[0] not in text and ids[1] not in text
+def test_build_stores_no_live_widget_view():
+    """A stored widget view can only break (no kernel holds its model); its picture stays."""
+    view = {build.WIDGET_VIEW: {"model_id": "9f" * 16, "version_major": 2}}
+    outputs = [nbformat.v4.new_output("display_data", data={**view, "text/plain": "GraphExplorer",
+                                                              "text/html": "<img src='data:...'>"}),
+               nbformat.v4.new_output("display_data", data=dict(view)),
+               nbformat.v4.new_output("stream", name="stdout", text="after\n")]
+    kept = build._without_widget_views(outputs)
+    assert [sorted(o.get("data", {})) for o in kept] == [["text/html", "text/plain"], []]
+    assert kept[1].text == "after\n"
+
+
+DEMOS = sorted((ROOT / "widgets" / "demos").glob("*.ipynb"))
+STORED = LESSONS + DEMOS
+
+
+def _outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    for number, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            yield number, out
+
+
+@pytest.mark.parametrize("path", STORED, ids=lambda p: p.name)
+def test_every_stored_picture_displays_untrusted(path):
+    """JupyterLab sanitizes the HTML of a notebook it did not run (every lesson a learner opens
+    first, on JupyterHub and Binder too): an inline ``<svg>`` is stripped to run-together text and
+    an ``image/svg+xml`` output is refused. A drawing is stored as ``<img src="data:image/svg+xml;
+    base64,...">`` or PNG instead, which shows untrusted, on GitHub and in nbviewer."""
+    nb = nbformat.read(path, as_version=4)
+    assert "widgets" not in nb.metadata, f"{path.name} stores widget state: rebuild it"
+    for number, out in _outputs(path):
+        data = out.get("data", {})
+        where = f"{path.name} cell {number}"
+        assert build.WIDGET_VIEW not in data, f"{where} stores a live widget view (broken once trusted)"
+        assert "image/svg+xml" not in data, f"{where}: image/svg+xml is refused untrusted"
+        html = "".join(data.get("text/html", ""))
+        assert "<svg" not in html, f"{where}: inline <svg> in text/html is stripped untrusted"
+        assert "<script" not in html and "<style" not in html, f"{where}: sanitized away untrusted"
+
+
+@pytest.mark.parametrize("path", STORED, ids=lambda p: p.name)
+def test_stored_notebooks_stay_small(path):
+    size = path.stat().st_size
+    assert size < 400_000, f"{path.name} is {size // 1000} kB: a drawing is stored too often or too big"
+
+
+_SOURCE_PATH = re.compile(r"(?<![\w/.(\[])((?:tensorlab|widgets|coursekit)/[\w/]*\.py)\b")
+_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_every_source_file_a_lesson_names_opens_from_it(path):
+    """"Read the source" must be one click: each file path in a lesson's prose is a Markdown link,
+    relative to the lesson (JupyterLab, opened at the repository root by `make lab`, opens it in a
+    tab; so does GitHub), and every relative link leads to a file that exists."""
+    nb = nbformat.read(path, as_version=4)
+    for number, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        text = cell.source
+        for target in _LINK.findall(text):
+            if "://" in target or target.startswith("#"):
+                continue
+            file = (path.parent / target.split("#")[0]).resolve()
+            assert file.exists(), f"{path.name} cell {number}: the link to {target} leads nowhere"
+        bare = _SOURCE_PATH.findall(_LINK.sub("", text))
+        assert not bare, f"{path.name} cell {number}: {bare} named without a link to open it"

@@ -5,8 +5,9 @@
     python tools/build_course.py --index               # only refresh the lesson list in README.md
 
 Each notebook is executed top to bottom in a fresh ``python3`` kernel started in course/ (the
-kernelspec `make install` points at the project's environment), with widget state stored, and
-written back with its sources untouched. Lessons seed every random generator they use, so a
+kernelspec `make install` points at the project's environment) and written back with its sources
+untouched. Live widget views are not stored: every widget leaves a picture that shows before the
+notebook runs, untrusted, in JupyterLab, on GitHub and in nbviewer. Lessons seed every random generator they use, so a
 second build gives the same outputs; `make test` then checks them with nbval.
 
 The lesson lists in README.md and course/README.md (between the ``lessons:begin``/``lessons:end``
@@ -135,13 +136,35 @@ def _merge_streams(outputs):
     return merged
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _without_widget_views(outputs):
+    """The outputs as a learner should find them before running anything: a live widget's view is
+    dropped (with no kernel it can only show as a broken-widget icon once the notebook is trusted),
+    leaving its stored picture -- the ``text/html`` fallback every widget sends beside its view,
+    which displays untrusted -- and its ``text/plain`` summary. An output that was nothing but a
+    view goes. Running the cell brings the live widget back."""
+    kept = []
+    for out in outputs:
+        data = out.get("data")
+        if data is not None and WIDGET_VIEW in data:
+            del data[WIDGET_VIEW]
+            if not data:
+                continue
+        kept.append(out)
+    return kept
+
+
 def _tidy(nb):
-    """Drop what changes from one machine or run to the next without meaning anything."""
+    """Drop what changes from one machine or run to the next without meaning anything, and the
+    live widget views a stored notebook cannot show (see ``_without_widget_views``)."""
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         cell.metadata.pop("collapsed", None)
         if cell.cell_type == "code":
-            cell.outputs = _merge_streams(cell.outputs)
+            cell.outputs = _without_widget_views(_merge_streams(cell.outputs))
+    nb.metadata.pop("widgets", None)
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     info = nb.metadata.get("language_info", {})
     info.pop("version", None)
@@ -159,71 +182,13 @@ def build(notebook_path, timeout=600):
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=False,
                             record_timing=False, resources={"metadata": {"path": str(path.parent)}})
     client.execute()
     _tidy(nb)
     nbformat.validate(nb)
-    path.write_text(_number_widget_models(nbformat.writes(nb)) + "\n", encoding="utf-8")
+    path.write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
     return path
-
-
-_MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")   # how one widget model names another
-
-
-def _number_widget_models(text):
-    """Widget model ids are random per run; renumber them (``000...01``, ``000...02``, same length)
-    in an order that does not depend on them -- the widgets the cells display, in cell order, each
-    followed by the models it refers to -- so a rebuild without changes writes the same file."""
-    import json
-    nb = json.loads(text)
-    state = nb.get("metadata", {}).get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get(
-        "state", {})
-    order, seen = [], set()
-
-    def visit(model_id):
-        stack = [model_id]
-        while stack:
-            current = stack.pop()
-            if current in seen or current not in state:
-                continue
-            seen.add(current)
-            order.append(current)
-            refs = _MODEL_REF.findall(json.dumps(state[current], sort_keys=True))
-            stack.extend(reversed(refs))
-
-    for cell in nb.get("cells", []):
-        for output in cell.get("outputs", []):
-            view = output.get("data", {}).get("application/vnd.jupyter.widget-view+json")
-            if view:
-                visit(view["model_id"])
-    number = {model_id: i for i, model_id in enumerate(order)}
-    signatures = {}
-
-    def signature(model_id, depth=0):
-        """What a model holds, with each model it names replaced by that one's number, or -- for a
-        model not numbered yet -- by its own signature: text that no random id appears in."""
-        if model_id not in signatures:
-            def name(match):
-                ref = match.group(1)
-                if ref in number or ref not in state or depth > 20:
-                    return f"#{number.get(ref, '?')}"
-                return "{" + signature(ref, depth + 1) + "}"
-            signatures[model_id] = _MODEL_REF.sub(name, json.dumps(state[model_id], sort_keys=True))
-        return signatures[model_id]
-
-    # models no displayed widget refers to (views a widget replaced, jslink's links): the roots among
-    # them in the order of their content, each followed by what it refers to
-    orphans = set(state) - seen
-    named = {ref for m in orphans for ref in _MODEL_REF.findall(json.dumps(state[m]))}
-    for model_id in sorted(orphans - named, key=signature):
-        visit(model_id)
-    for model_id in sorted(set(state) - seen, key=signature):   # whatever only a cycle reaches
-        visit(model_id)
-    for n, model_id in enumerate(order, start=1):
-        text = text.replace(model_id, f"{n:0{len(model_id)}x}")
-    import nbformat
-    return nbformat.writes(nbformat.reads(text, as_version=4))   # keys sorted again, by the new ids
 
 
 def main(argv=None):
