@@ -18,6 +18,12 @@ from . import cuda
 
 __version__ = "0.1.0"
 
+# PyTorch's core classes print as ``<class 'torch.Tensor'>``, ``torch.Size``, ``torch.dtype``...: the
+# name they are used by, not the file that defines them. Ours print as ``tensorlab.Tensor`` and so on.
+for _cls in (Tensor, Size, dtype, device, finfo, iinfo, Generator):  # noqa: F405 - finfo, iinfo, Generator from ops
+    _cls.__module__ = __name__
+del _cls
+
 
 def is_tensor(obj):
     return isinstance(obj, Tensor)

@@ -89,9 +89,12 @@ class Conversions:
         return tensor_repr(self, tensor_contents)
 
     def __format__(self, spec):
-        if self.dim() == 0 and spec:
-            return self.item().__format__(spec)
-        return object.__format__(self, spec) if spec else repr(self)
+        """``f"{t}"``: a 0-d tensor formats like its number (``f"{loss:.3f}"``); any other tensor like
+        ``str(t)``, and a format spec for it is an error -- as in PyTorch. Subclasses (Parameter) always
+        format as their ``str``."""
+        if self._shape == () and type(self) is _t.Tensor:
+            return self.detach().item().__format__(spec)
+        return object.__format__(self, spec)
 
     def __reduce_ex__(self, protocol):
         from .ops.creation import _rebuild

@@ -272,3 +272,59 @@ def test_grad_fn_is_printed_by_its_class_name_as_pytorch_does(torch):
         printed.append((repr(y), repr(z), y.grad_fn.name(), z.grad_fn.name()))
     assert printed[0] == printed[1]
     assert printed[0][0] == "tensor([2., 2.], grad_fn=<CopySlices>)"
+
+
+# -- f-strings and class names -------------------------------------------------------------------------
+
+FORMAT_CASES = [("tensor(7)", ""), ("tensor(7)", "d"), ("tensor(7.123)", ".2f"), ("tensor(7.123)", ""),
+                ("tensor(True)", ""), ("tensor(-0.5, requires_grad=True)", ".3f"), ("tensor([1, 2])", ""),
+                ("tensor([1., 2.])", ".2f"), ("tensor(2.5, dtype=float64)", "8.3e"),
+                ("tensor([[1., 2.]])", ">30"), ("nn.Parameter(tensor(2.))", ""),
+                ("nn.Parameter(tensor(2.))", ".1f"), ("tensor(3)", "x")]
+
+
+@pytest.mark.parametrize("expr, spec", FORMAT_CASES)
+def test_format_matches_pytorch(torch, expr, spec):
+    """``f"{t}"``: a 0-d tensor formats like its item (``f"{loss:.4f}"`` in every training loop); other
+    tensors format as ``str`` and refuse a spec; a Parameter is never formatted as a number."""
+    import torch.nn  # noqa: F401
+    outcomes = []
+    for lib in (tensorlab, torch):
+        namespace = {"tensor": lib.tensor, "nn": lib.nn, "float64": lib.float64}
+        value = eval(expr, namespace)
+        try:
+            outcomes.append(format(value, spec))
+        except TypeError as e:
+            outcomes.append(("TypeError", str(e)))
+    assert outcomes[0] == outcomes[1]
+
+
+def _public_classes(lib, module_names):
+    import importlib
+    found = {}
+    for module_name in module_names:
+        module = importlib.import_module(lib.__name__ + module_name)
+        for name in dir(module):
+            value = getattr(module, name)
+            if isinstance(value, type) and not name.startswith("_"):
+                found[module_name + "." + name] = value
+    return found
+
+
+def test_classes_print_under_pytorchs_names_with_tensorlab_for_torch(torch):
+    """``type(t)`` is ``<class 'tensorlab.Tensor'>`` where PyTorch prints ``<class 'torch.Tensor'>``, and
+    ``type(nn.Linear(2, 3))`` is ``tensorlab.nn.modules.linear.Linear`` where PyTorch's is
+    ``torch.nn.modules.linear.Linear``: the same path with the library's own name (and files laid out as
+    PyTorch's, so the path leads to the class). The one exception, ``torch._C.Generator``, is PyTorch's
+    C++ core, which tensorlab has no counterpart for."""
+    import torch.optim.lr_scheduler  # noqa: F401
+    import torch.utils.data  # noqa: F401
+    modules = ["", ".nn", ".optim", ".optim.lr_scheduler", ".utils.data", ".autograd"]
+    theirs = _public_classes(torch, modules)
+    for key, ours in _public_classes(tensorlab, modules).items():
+        if key not in theirs or key == ".Generator" or theirs[key].__module__.startswith("torch._C"):
+            continue
+        expected = repr(theirs[key]).replace("'torch.", "'tensorlab.")
+        assert repr(ours) == expected, key
+    assert repr(type(tensorlab.ones(1))) == "<class 'tensorlab.Tensor'>"
+    assert repr(tensorlab.Generator) == "<class 'tensorlab.Generator'>"

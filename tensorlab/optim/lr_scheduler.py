@@ -288,3 +288,6 @@ class CosineAnnealingLR(LRScheduler):
 
 from ._one_cycle import OneCycleLR  # noqa: E402 - defined in its own file, needs LRScheduler
 from ._plateau import ReduceLROnPlateau  # noqa: E402
+
+# PyTorch defines these two in lr_scheduler.py itself: ``type(scheduler)`` names that module here too
+OneCycleLR.__module__ = ReduceLROnPlateau.__module__ = __name__

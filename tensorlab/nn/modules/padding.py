@@ -1,4 +1,4 @@
-"""Padding and upsampling layers (module forms of F.pad and F.interpolate).
+"""Padding layers (module forms of F.pad); upsampling is in upsampling.py.
 See course/14_convolution.
 """
 from .. import functional as F
@@ -82,23 +82,3 @@ class CircularPad1d(_PadNd):
 
 class CircularPad2d(_PadNd):
     _nd, _mode = 2, "circular"
-
-
-class Upsample(Module):
-    """Resize by ``scale_factor`` or to ``size`` (nearest, linear, bilinear, trilinear)."""
-
-    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                 recompute_scale_factor=None):
-        super().__init__()
-        self.size, self.mode, self.align_corners = size, mode, align_corners
-        self.scale_factor = (tuple(float(f) for f in scale_factor) if isinstance(scale_factor, (tuple, list))
-                             else float(scale_factor) if scale_factor else None)
-        self.recompute_scale_factor = recompute_scale_factor
-
-    def forward(self, input):
-        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
-                             recompute_scale_factor=self.recompute_scale_factor)
-
-    def extra_repr(self):
-        info = f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None else f"size={self.size!r}"
-        return info + f", mode={self.mode!r}"
