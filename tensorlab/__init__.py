@@ -36,7 +36,7 @@ def numel(input):
 def __getattr__(name):
     """Submodules that are imported on first use, so ``import tensorlab`` stays fast."""
     import importlib
-    if name in ("nn", "optim", "utils", "vision", "serialization", "testing", "random", "linalg"):
+    if name in ("nn", "optim", "utils", "vision", "serialization", "testing", "random", "linalg", "backends"):
         try:
             return importlib.import_module(f".{name}", __name__)
         except ModuleNotFoundError as e:
@@ -46,4 +46,6 @@ def __getattr__(name):
             raise AttributeError(f"module 'tensorlab' has no attribute '{name}'") from None
     if name in ("save", "load"):
         return getattr(importlib.import_module(".serialization", __name__), name)
+    if name in ("get_float32_matmul_precision", "set_float32_matmul_precision"):
+        return getattr(importlib.import_module(".backends", __name__), name)
     raise AttributeError(f"module 'tensorlab' has no attribute '{name}'")
