@@ -61,9 +61,9 @@ LEARNER_FOLDERS = ("course", "tensorlab", "widgets", "coursekit")
 
 
 @contextlib.contextmanager
-def jupyterlab(timeout=90):
+def jupyterlab(timeout=90, trusted=()):
     """A fresh JupyterLab server on a free local port, with its own HOME and config (so nothing is
-    trusted yet), serving a temporary copy of the repository's learner-facing folders (so autosave
+    trusted but the notebooks named in ``trusted``, as "Trust Notebook" would), serving a temporary copy of the repository's learner-facing folders (so autosave
     never touches the stored lessons) at its root, as `make lab` does; yields (base_url, token,
     root_dir). Stopped, and its temporary folder removed, on exit."""
     port, token = _free_port(), secrets.token_hex(16)
@@ -81,6 +81,9 @@ def jupyterlab(timeout=90):
                    JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTERLAB_SETTINGS_DIR=str(tmp / "lab-settings"),
                    JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"),
                    PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+        for notebook in trusted:
+            subprocess.run([sys.executable, "-m", "jupyter", "trust", str(root_dir / notebook)], env=env,
+                           check=True, capture_output=True)
         command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
                    "--ServerApp.ip=127.0.0.1", f"--ServerApp.token={token}", "--ServerApp.port_retries=0",
                    f"--ServerApp.root_dir={root_dir}", "--allow-root"]
