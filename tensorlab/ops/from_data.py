@@ -15,55 +15,136 @@ from ..backend import for_device
 from .. import tensor as _t
 from .creation import _check_requires_grad, _filled, _finish, _new
 
+def is_sequence(x):
+    """What PyTorch reads as one more dimension: any Python *sequence* -- something with a length and
+    items by position (list, tuple, range, deque, array.array, torch.Size, a NumPy array...). Sets, dicts,
+    iterators and generators are not sequences; a tensor inside a list stands for one number."""
+    if isinstance(x, (list, tuple, range)):
+        return True
+    if isinstance(x, (str, bytes, dict, _t.Tensor, np.generic)):
+        return False
+    kind = type(x)
+    return hasattr(kind, "__getitem__") and hasattr(kind, "__len__")
+
+
+def _items(seq):
+    return seq if isinstance(seq, (list, tuple)) else [seq[i] for i in range(len(seq))]
+
+
+# Python's own number types and their dtypes (float stands for the default dtype, read when used)
+_NUMBER_TYPES = {bool: _dtype.bool, int: _dtype.int64, float: float}
+
+
 def _infer_dtype(data):
     """PyTorch's dtype for nested Python data: bool < int64 < default float; NumPy scalars and
-    arrays and tensors inside keep their own dtype."""
+    arrays and tensors inside keep their own dtype. Returns ``(dtype, plain)``: ``plain`` when the data
+    is only lists and tuples of Python numbers, which NumPy can read in one call."""
     if isinstance(data, (np.ndarray, np.generic)):
-        return _dtype.from_numpy_dtype(data.dtype)
-    kinds, stack = [], [data]
+        return _dtype.from_numpy_dtype(data.dtype), False
+    kinds, stack, plain = set(), [data], True
     while stack:
         x = stack.pop()
         if isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, _t.Tensor):
-            kinds.append(x.dtype)
-        elif isinstance(x, (np.ndarray, np.generic)):
-            kinds.append(_dtype.from_numpy_dtype(x.dtype))
-        elif isinstance(x, bool):
-            kinds.append(_dtype.bool)
-        elif isinstance(x, int):
-            kinds.append(_dtype.int64)
-        elif isinstance(x, numbers.Real):
-            kinds.append(_dtype.get_default_dtype())
-        elif isinstance(x, (str, bytes, bytearray)):
-            raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+            if not x:  # an empty row counts as the default dtype: tensor([[], [1]]) is float
+                kinds.add(float)
+            types = set(map(type, x))
+            if types <= _NUMBER_TYPES.keys():  # the common case, a row of Python numbers: read the types at once
+                kinds.update(_NUMBER_TYPES[t] for t in types)
+            else:
+                stack.extend(x)
+        elif type(x) in _NUMBER_TYPES:
+            kinds.add(_NUMBER_TYPES[type(x)])
         else:
-            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+            plain = False
+            if isinstance(x, _t.Tensor):
+                kinds.add(x.dtype)
+            elif isinstance(x, (np.ndarray, np.generic)):
+                kinds.add(_dtype.from_numpy_dtype(x.dtype))
+            elif isinstance(x, numbers.Real):
+                kinds.add(_dtype.int64 if isinstance(x, numbers.Integral) else _dtype.get_default_dtype())
+            elif isinstance(x, (str, bytes)):
+                raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+            elif is_sequence(x):
+                items = _items(x)
+                stack.extend(items) if items else kinds.add(float)
+            else:
+                raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+    kinds = {_dtype.get_default_dtype() if k is float else k for k in kinds}
     result = None
-    for d in kinds:
+    for d in kinds:  # (promotion does not depend on the order)
         result = d if result is None else _dtype.promote_types(result, d)
-    return result or _dtype.get_default_dtype()
+    return result or _dtype.get_default_dtype(), plain
 
 
-def _nested_array(data, np_dtype, nested=False):
-    """Nested lists as one NumPy array, with PyTorch's error for ragged lists. A tensor *inside* a
-    list stands for a number (as in PyTorch): it must have exactly one element."""
-    if isinstance(data, _t.Tensor):
-        if nested and data.numel() != 1:
+def _shape_of(data):
+    """The shape PyTorch reads off nested data: the length at each level, following first items."""
+    shape = []
+    while is_sequence(data):
+        if isinstance(data, np.ndarray):
+            if data.ndim == 0:
+                raise TypeError("len() of unsized object")
+            return tuple(shape) + data.shape
+        shape.append(len(data))
+        if not shape[-1]:
+            break
+        data = data[0]
+    return tuple(shape)
+
+
+def _nested_array(data, np_dtype, plain=False):
+    """Nested sequences as one NumPy array of ``np_dtype`` and PyTorch's shape, with PyTorch's errors for
+    ragged data. Plain lists of numbers are read by NumPy in one call; anything else item by item."""
+    shape = _shape_of(data)
+    if 0 in shape:  # nothing to read: PyTorch does not look past the empty row
+        return np.zeros(shape, np_dtype)
+    if plain:
+        try:
+            with np.errstate(over="ignore"):
+                array = np.array(data, dtype=np_dtype)
+            if array.shape == shape:
+                return array
+        except (ValueError, OverflowError, TypeError):
+            pass  # ragged, or a number that does not fit: read item by item for PyTorch's message
+    return _read(data, shape, 0, np_dtype)
+
+
+def _read(data, shape, dim, np_dtype):
+    """Level ``dim`` of the data, checked against ``shape``, as an array."""
+    if dim == len(shape):
+        return _leaf(data, np_dtype)
+    if not is_sequence(data):
+        raise TypeError("not a sequence")
+    if isinstance(data, np.ndarray) and data.shape == shape[dim:]:
+        return data.astype(np_dtype)
+    if isinstance(data, np.ndarray) and data.ndim == 0:
+        raise TypeError("len() of unsized object")
+    items = _items(data)
+    if len(items) != shape[dim]:
+        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(items)})")
+    if not items:
+        return np.zeros(shape[dim:], np_dtype)
+    return np.stack([_read(x, shape, dim + 1, np_dtype) for x in items])
+
+
+def _leaf(x, np_dtype):
+    """One number at the innermost level (a one-element tensor counts as its number)."""
+    integral = np.dtype(np_dtype).kind in "iub"
+    if isinstance(x, _t.Tensor):
+        if x.numel() != 1:
+            if integral:
+                raise TypeError("only integer tensors of a single element can be converted to an index")
             raise ValueError("only one element tensors can be converted to Python scalars")
-        array = for_device(data.device).to_numpy(data._array)
-        return array.reshape(()) if nested else array
-    if isinstance(data, (list, tuple)):
-        parts = [_nested_array(x, np_dtype, True) for x in data]
-        shapes = {np.shape(p) for p in parts}
-        if len(shapes) > 1:
-            first = np.shape(parts[0])
-            bad = next(np.shape(p) for p in parts if np.shape(p) != first)
-            if not first or not bad:
-                raise TypeError("not a sequence")
-            raise ValueError(f"expected sequence of length {first[0]} at dim 1 (got {bad[0]})")
-        return np.array(parts, dtype=np_dtype) if parts else np.zeros((0,), np_dtype)
-    return _number_array(data, np_dtype)
+        return for_device(x.device).to_numpy(x._array).reshape(()).astype(np_dtype)
+    if isinstance(x, np.ndarray):
+        if x.ndim == 0:
+            return x.astype(np_dtype)
+        raise TypeError("only integer scalar arrays can be converted to a scalar index" if integral else
+                        "only 0-dimensional arrays can be converted to Python scalars")
+    if is_sequence(x):
+        if integral:
+            raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+        raise TypeError(f"must be real number, not {type(x).__name__}")
+    return _number_array(x, np_dtype)
 
 
 def _number_array(x, np_dtype):
@@ -92,17 +173,32 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if not isinstance(requires_grad, bool):
         raise TypeError(f"tensor(): argument 'requires_grad' must be bool, not {type(requires_grad).__name__}")
     _refuse_string_rows(data)
-    dtype = dtype or _infer_dtype(data)
+    inferred, plain = _infer_dtype(data)
+    dtype = dtype or inferred
     _check_requires_grad(dtype, requires_grad)
     device = as_device(device if device is not None else
                        (data.device if isinstance(data, _t.Tensor) else None))
     if isinstance(data, (np.ndarray, _t.Tensor)):
         out = _copy_of_array(data, dtype, device)
     else:
-        out = _finish(_nested_array(data, dtype.np), device)
+        _warn_if_list_of_arrays(data)
+        out = _finish(_nested_array(data, dtype.np, plain), device)
     if requires_grad:
         out.requires_grad_(True)
     return out
+
+
+_warned_list_of_arrays = False
+
+
+def _warn_if_list_of_arrays(data):
+    """PyTorch warns (once) that a list of NumPy arrays is read element by element: ``np.stack`` them."""
+    global _warned_list_of_arrays
+    if not _warned_list_of_arrays and isinstance(data, list) and data and isinstance(data[0], np.ndarray):
+        _warned_list_of_arrays = True
+        warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+                      "converting the list to a single numpy.ndarray with numpy.array() before converting to "
+                      "a tensor.", UserWarning, stacklevel=3)
 
 
 def _refuse_string_rows(data):
