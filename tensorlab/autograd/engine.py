@@ -314,7 +314,8 @@ def _materialize(node, grads):
 
 def _validate(node, outputs):
     """One gradient per edge, each a Tensor (or None) shaped like its input -- a gradient of a
-    broadcast shape is summed down to it, as PyTorch does -- and of the input's dtype."""
+    broadcast shape is summed down to it, as PyTorch does -- of the input's dtype, and on its device
+    (a 0-dim CPU input used with a cuda tensor gets its gradient back on the CPU)."""
     if len(outputs) != len(node.next_functions):
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients (expected "
                            f"{len(node.next_functions)}, got {len(outputs)})")
@@ -326,7 +327,8 @@ def _validate(node, outputs):
         if grad is None:
             continue
         m = meta[i]
-        if m is None or type(grad) is not _t.Tensor or grad._shape != m[0] or grad._array.dtype != m[1]:
+        if (m is None or type(grad) is not _t.Tensor or grad._shape != m[0] or grad._array.dtype != m[1]
+                or grad._storage.device is not m[2]):
             if fixed is None:
                 fixed = list(outputs)
             fixed[i] = _fix_gradient(node, i, grad, m)
@@ -338,12 +340,17 @@ def _fix_gradient(node, i, grad, meta):
         return None
     if not isinstance(grad, _t.Tensor):
         raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
-    shape, np_dtype = meta
+    shape, np_dtype, device = meta
     if grad._shape != shape:
         grad = _reduce_to_shape(node, i, grad, shape)
     if grad._array.dtype != np_dtype:
         from .. import _dtype
         grad = grad.to(_dtype.from_numpy_dtype(np_dtype))
+    if grad._storage.device != device:
+        if grad._shape != ():  # only a 0-dim gradient is moved, as in PyTorch's engine
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - "
+                               f"expected device {device} but got {grad._storage.device}")
+        grad = grad.to(device)
     return grad
 
 

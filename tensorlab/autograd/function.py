@@ -274,7 +274,7 @@ def _connect_inputs(node, args):
                              else gradient_edge(a))
             else:
                 edges.append(_NO_EDGE)
-            input_meta.append((a._shape, a._array.dtype))
+            input_meta.append((a._shape, a._array.dtype, a._storage.device))
         elif i in scalar_edges and a is not None:
             edges.append(_NO_EDGE)  # a Python number PyTorch would wrap in a tensor
             input_meta.append(None)

@@ -85,7 +85,7 @@ class Node:
     _tensor_pre_hooks = None   # output_nr -> HookDict of Tensor.register_hook hooks on that output
     _retain_grad = None        # output_nr -> weakref of the tensor that called retain_grad()
     _output_meta = ()          # (shape, numpy dtype, device) of each output: to make zero gradients
-    _input_meta = ()           # (shape, numpy dtype) of each input edge: to check returned gradients
+    _input_meta = ()           # (shape, numpy dtype, device) of each input edge: to check returned gradients
     _anomaly_trace = None      # the forward stack, recorded in anomaly mode
     materialize_grads = True   # turn a missing output gradient into zeros before apply()
 
