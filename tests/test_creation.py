@@ -322,3 +322,54 @@ def test_inplace_random_fillers_respect_seed_and_leaves():
     with tensorlab.no_grad():
         w.normal_(0, 0.01)
     assert abs(values(w)).max() < 0.1
+
+
+# -- every factory takes its shape positionally or as size= ---------------------------------------------
+
+SIZE_CALLS = [  # (call, random?) -- random results are compared on shape and dtype only
+    ("zeros(size=(2, 3))", False), ("zeros(size=[2])", False), ("zeros(size=())", False),
+    ("ones(size=lib.Size([1, 2]))", False), ("empty(size=(2,))", True), ("rand(size=(2, 4))", True),
+    ("randn(size=(), requires_grad=True)", True), ("randn(size=(2,), dtype=lib.float64)", True),
+    ("randint(10, size=(1,))", True), ("randint(3, 10, size=(2,))", True),
+    ("randint(low=3, high=10, size=(2,))", True), ("randint(high=10, size=(2,))", True),
+    ("randint(size=(2,), high=10)", True), ("randint(10, (2,), dtype=lib.int32)", True),
+    ("full(size=(2,), fill_value=3.)", False), ("normal(0., 1., size=(2,))", True),
+    ("normal(mean=0., std=1., size=(2,))", True), ("empty_strided(size=(2,), stride=(1,))", True),
+    ("x.new_zeros(size=(2,))", False), ("x.new_ones(size=(1,))", False), ("x.new_empty(size=(3,))", True),
+    ("x.new_full(size=(1,), fill_value=2.)", False), ("zeros(size=(2,), out=None)", False),
+    ("arange(end=3)", False), ("linspace(start=0, end=1, steps=3)", False), ("eye(n=2)", False),
+    ("randperm(n=3)", True),
+    # ... and PyTorch's errors
+    ("zeros(size=2)", False), ("zeros(2, size=(2,))", False), ("x.new_zeros((2,), size=(2,))", False),
+    ("rand(size=(-1,))", False), ("zeros(size=(-1,))", False), ("zeros(size=(2.5,))", False), ("zeros()", False),
+    ("ones()", False), ("empty()", False), ("rand()", False), ("randn()", False), ("randint(10)", False),
+    ("randint(10, 3)", False), ("randint(1, 5, 6)", False), ("randint(low=2, size=(2,))", False),
+    ("randint(low=2, high=5)", False), ("randint(2, 3, 4, (2,))", False), ("randint(2.5, (2,))", False),
+    ("randint(2, (2.5,))", False), ("randint(0, (2,))", False), ("randint(10, size=5)", False),
+    ("zeros(-1)", False), ("ones(-1)", False), ("zeros(2.5)", False), ("ones(2.5)", False), ("rand(2.5)", False),
+    ("randn(2, 2.5)", False), ("zeros((2, 2.5))", False), ("zeros('a')", False), ("arange()", False),
+]
+
+
+def _factory_outcome(lib, call, random):
+    x = lib.ones(2)
+    try:
+        t = eval(call if call.startswith("x.") else "lib." + call, {"lib": lib, "x": x})
+    except Exception as e:  # noqa: BLE001 - the error is the outcome
+        return type(e).__name__, str(e).split("\n")[0]
+    return (tuple(t.shape), str(t.dtype), t.requires_grad) + (() if random else (repr(t),))
+
+
+@pytest.mark.parametrize("call, random", SIZE_CALLS, ids=[c for c, _ in SIZE_CALLS])
+def test_size_keyword_and_shape_errors_match_pytorch(torch, call, random):
+    assert _factory_outcome(tensorlab, call, random) == _factory_outcome(torch, call, random)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=3), st.sampled_from(["zeros", "ones", "empty", "rand", "randn"]))
+def test_every_spelling_of_a_shape_gives_that_shape(shape, name):
+    fn = getattr(tensorlab, name)
+    spellings = [fn(size=tuple(shape)), fn(size=list(shape)), fn(tuple(shape)), fn(tensorlab.Size(shape))]
+    if shape:
+        spellings.append(fn(*shape))
+    assert {tuple(t.shape) for t in spellings} == {tuple(shape)}

@@ -21,24 +21,51 @@ from ._util import method
 # -- helpers ---------------------------------------------------------------------------------------
 
 
-def _size(args, name=None):
+def _size(args, name="size"):
     """Accept ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` and ``f(torch.Size)``, like PyTorch."""
+    if len(args) == 1 and not isinstance(args[0], (tuple, list, _t.Tensor)) and not hasattr(args[0], "__index__"):
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(args[0]).__name__}")
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
     shape = []
     for i, s in enumerate(args):
-        if isinstance(s, float) or (isinstance(s, _t.Tensor) and s.dtype.is_floating_point):
-            raise TypeError(f"{name or 'size'}(): argument 'size' failed to unpack the object at pos {i + 1} with "
-                            f"error \"type must be tuple of ints,but got float\"")
         try:
+            if isinstance(s, _t.Tensor) and s.dtype.is_floating_point:
+                raise TypeError
             shape.append(operator.index(s))
         except TypeError:
-            raise TypeError(f"size must be a sequence of ints, but got {type(s).__name__}") from None
+            kind = "float" if isinstance(s, _t.Tensor) else type(s).__name__
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos {i + 1} with "
+                            f"error \"type must be tuple of ints,but got {kind}\"") from None
     if any(s < 0 for s in shape):
-        if name:
-            raise RuntimeError(f"{name}: Dimension size must be non-negative.")
+        if name == "zeros":  # (PyTorch's zeros checks its sizes itself, in its own words)
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {_layout._fmt(shape)}")
     return tuple(shape)
+
+
+def factory_shape(name, sizes, size, missing=None):
+    """The shape a factory is asked for, positionally (``sizes``: ``zeros(2, 3)``, ``zeros((2, 3))``) or
+    by keyword (``size``: ``zeros(size=(2, 3))``) -- one or the other, as PyTorch takes them."""
+    if size is not None:
+        if sizes:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(f"{name}(): argument 'size' must be tuple of ints, not {type(size).__name__}")
+        if not all(hasattr(s, "__index__") and not isinstance(s, _t.Tensor) for s in size):
+            raise TypeError(f"{name}(): argument 'size' must be tuple of ints, not {type(size).__name__}")
+        sizes = (size,)
+    elif not sizes:
+        raise TypeError(missing or f'{name}() missing 1 required positional arguments: "size"')
+    return _size(sizes, name)
+
+
+def invalid_combination(name, args, signatures):
+    """PyTorch's TypeError for a call that matches none of a function's signatures."""
+    got = ", ".join(type(a).__name__ for a in args)
+    return TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one "
+                     "of:\n" + "".join(f" * ({sig})\n" for sig in signatures))
 
 
 def _check_requires_grad(dtype, requires_grad):
@@ -150,22 +177,27 @@ def _filled(fill, shape, dtype, device, requires_grad, strides=None):
 
 
 @_dtype.reads_dtype
-def zeros(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
-    """A tensor of zeros (default float dtype)."""
-    return _filled(0, _size(size, "zeros"), dtype or _dtype.get_default_dtype(), device, requires_grad)
+def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+          requires_grad=False):
+    """A tensor of zeros (default float dtype): ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros(size=(2, 3))``."""
+    return _filled(0, factory_shape("zeros", sizes, size), dtype or _dtype.get_default_dtype(), device,
+                   requires_grad)
 
 
 @_dtype.reads_dtype
-def ones(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+         requires_grad=False):
     """A tensor of ones (default float dtype)."""
-    return _filled(1, _size(size), dtype or _dtype.get_default_dtype(), device, requires_grad)
+    return _filled(1, factory_shape("ones", sizes, size), dtype or _dtype.get_default_dtype(), device,
+                   requires_grad)
 
 
 @_dtype.reads_dtype
-def empty(*size, out=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
-          memory_format=None):
+def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+          requires_grad=False, memory_format=None):
     """A tensor whose memory is not initialised: fast, but the values are whatever was there."""
-    return _filled(None, _size(size), dtype or _dtype.get_default_dtype(), device, requires_grad)
+    return _filled(None, factory_shape("empty", sizes, size), dtype or _dtype.get_default_dtype(), device,
+                   requires_grad)
 
 
 @_dtype.reads_dtype
@@ -177,14 +209,14 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, pi
     _check_fill_value("full", fill_value)
     from .ranges import _check_int64
     _check_int64(fill_value)
-    return _filled(fill_value, _size((size,)), dtype or _fill_dtype(fill_value), device, requires_grad)
+    return _filled(fill_value, _size((size,), "full"), dtype or _fill_dtype(fill_value), device, requires_grad)
 
 
 @_dtype.reads_dtype
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False):
     """An uninitialised tensor with exactly these strides (its storage is just big enough)."""
-    size, stride = _size((size,)), tuple(operator.index(s) for s in stride)
+    size, stride = _size((size,), "empty_strided"), tuple(operator.index(s) for s in stride)
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
                            f"({len(stride)})")
@@ -222,21 +254,27 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
 
 @method()
 @_dtype.reads_dtype
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False, layout=None,
+              pin_memory=False):
     """A new tensor of zeros with this tensor's dtype and device (unless given)."""
-    return zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return _filled(0, factory_shape("new_zeros", sizes, size), dtype or self.dtype, device or self.device,
+                   requires_grad)
 
 
 @method()
 @_dtype.reads_dtype
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    return ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=False, layout=None,
+             pin_memory=False):
+    return _filled(1, factory_shape("new_ones", sizes, size), dtype or self.dtype, device or self.device,
+                   requires_grad)
 
 
 @method()
 @_dtype.reads_dtype
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    return empty(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+def new_empty(self, *sizes, size=None, dtype=None, device=None, requires_grad=False, layout=None,
+              pin_memory=False):
+    return _filled(None, factory_shape("new_empty", sizes, size), dtype or self.dtype, device or self.device,
+                   requires_grad)
 
 
 @method()

@@ -37,15 +37,22 @@ def _number(x):
 
 
 @_dtype.reads_dtype
-def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
+def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
            requires_grad=False):
     """Values from ``start`` up to (not including) ``end``, ``step`` apart.
 
     Its length is ``ceil((end - start) / step)``, computed in float64 -- so with a float step a value
     just below ``end`` can appear or not depending on rounding, exactly as in PyTorch.
     """
-    if end is None:
+    if end is None and start is None:
+        from .creation import invalid_combination
+        raise invalid_combination("arange", (), ["Number end, *, Tensor out = None, ...",
+                                                 "Number start, Number end, *, ...",
+                                                 "Number start, Number end, Number step = 1, *, ..."])
+    if end is None:  # arange(end)
         start, end = 0, start
+    if start is None:  # arange(end=5)
+        start = 0
     start, end, step = _number(start), _number(end), _number(step)
     for name, x in (("start", start), ("end", end), ("step", step)):
         if not isinstance(x, (int, float, np.integer, np.floating, np.bool_)):

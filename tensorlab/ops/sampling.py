@@ -90,10 +90,9 @@ def _rng(generator):
     return (generator or default_generator)._rng
 
 
-def _make(draw, size, dtype, device, requires_grad, default=None):
-    from .creation import _finish, _size, check_storage_size
+def _make(draw, shape, dtype, device, requires_grad, default=None):
+    from .creation import _finish, check_storage_size
     dtype = dtype or default or _dtype.get_default_dtype()
-    shape = _size(size)
     check_storage_size(shape, dtype)
     try:
         values = draw(shape)
@@ -103,43 +102,80 @@ def _make(draw, size, dtype, device, requires_grad, default=None):
     return _finish(np.asarray(values).astype(dtype.np, copy=False), device, requires_grad)
 
 
+_OPTIONS = ("*, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, torch.layout layout = "
+            "None, torch.device device = None, bool pin_memory = False, bool requires_grad = False")
+
+
+def _shape(name, sizes, size):
+    from .creation import factory_shape, invalid_combination
+    return factory_shape(name, sizes, size, missing=invalid_combination(name, (), [f"tuple of ints size, {_OPTIONS}"]))
+
+
 @_dtype.reads_dtype
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
+def rand(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
          pin_memory=False):
-    """Uniform samples on [0, 1)."""
-    return _make(lambda s: _rng(generator).random(s), size, dtype, device, requires_grad)
+    """Uniform samples on [0, 1): ``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=(2, 3))``."""
+    return _make(lambda s: _rng(generator).random(s), _shape("rand", sizes, size), dtype, device, requires_grad)
 
 
 @_dtype.reads_dtype
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
+def randn(*sizes, size=None, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None,
           pin_memory=False):
     """Standard normal samples (mean 0, standard deviation 1)."""
-    return _make(lambda s: _rng(generator).standard_normal(s), size, dtype, device, requires_grad)
+    return _make(lambda s: _rng(generator).standard_normal(s), _shape("randn", sizes, size), dtype, device,
+                 requires_grad)
 
 
 @_dtype.reads_dtype
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
-            out=None, layout=None):
-    """Integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
-    if size is None:
-        if not isinstance(high, (tuple, list, _t.Size)):
-            raise TypeError(f"randint(): argument 'size' (position 2) must be tuple of ints, not "
-                            f"{type(high).__name__}")
-        low, high, size = 0, low, high
-    if not isinstance(size, (tuple, list, _t.Size)):
-        raise TypeError(f"randint(): argument 'size' must be tuple of ints, not {type(size).__name__}")
-    low, high = int(low), int(high)
+def randint(*args, low=None, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False,
+            out=None, layout=None, pin_memory=False):
+    """Integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)`` (low is 0 if not
+    given); each may also be given by keyword: ``randint(10, size=(3,))``."""
+    low, high, size = _randint_arguments(args, low, high, size)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return _make(lambda s: _rng(generator).integers(low, high, s), (size,), dtype, device, requires_grad,
+    return _make(lambda s: _rng(generator).integers(low, high, s), size, dtype, device, requires_grad,
                  default=_dtype.int64)
+
+
+def _randint_arguments(args, low, high, size):
+    """Sort ``randint``'s arguments into (low, high, shape) as PyTorch's two signatures do: the size is
+    the last positional tuple, the number before it ``high``, the one before that ``low``."""
+    from .creation import _size, invalid_combination
+    positional = list(args)
+    if size is None and positional and isinstance(positional[-1], (tuple, list)):
+        size = positional.pop()
+    if high is None and positional:
+        high = positional.pop()
+    if low is None and positional:
+        low = positional.pop()
+    if len(args) == 2 and size is None:  # randint(high, size) with a size that is not a tuple
+        raise TypeError(f"randint(): argument 'size' (position 2) must be tuple of ints, not {type(args[1]).__name__}")
+    if positional or (size is None and high is None and low is None) or (args and size is None):
+        raise invalid_combination("randint", args, [f"int high, tuple of ints size, {_OPTIONS}",
+                                                    f"int low, int high, tuple of ints size, {_OPTIONS}"])
+    if high is None:  # (PyTorch's words, grammar included)
+        raise TypeError('randint() missing 2 required positional argument: "high", "size"')
+    if size is None:
+        raise TypeError('randint() missing 1 required positional arguments: "size"')
+    for name, value, position in (("low", low, 1), ("high", high, 2 if low is not None else 1)):
+        if value is not None and not hasattr(value, "__index__"):
+            raise TypeError(f"randint(): argument '{name}' (position {position}) must be int, not "
+                            f"{type(value).__name__}")
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"randint(): argument 'size' must be tuple of ints, not {type(size).__name__}")
+    bad = next(((i, s) for i, s in enumerate(size) if not hasattr(s, "__index__")), None)
+    if bad is not None:
+        raise TypeError(f"randint(): argument 'size' (position {3 if low is not None else 2}) must be tuple of ints, "
+                        f"but found element of type {type(bad[1]).__name__} at pos {bad[0]}")
+    return int(low or 0), int(high), _size((size,), "randint")
 
 
 @_dtype.reads_dtype
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, out=None, layout=None):
     """A random ordering of 0 .. n-1."""
     from .creation import _size
-    (n,) = _size((n,))
+    (n,) = _size((n,), "randperm")
     return _make(lambda s: _rng(generator).permutation(n), (n,), dtype, device, requires_grad,
                  default=_dtype.int64)
 
@@ -190,7 +226,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
     if np.min(s) < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {np.min(s):g}")
     if size is not None:
-        shape = _size((size,))
+        shape = _size((size,), "normal")
     else:
         shape = _layout.broadcast_shapes(np.shape(m), np.shape(s))
     dtype = dtype or (like.dtype if like is not None else _dtype.get_default_dtype())
