@@ -4,9 +4,16 @@ A widget's model holds the state and the logic, and can be driven and tested fro
 ``.widget`` builds the ipywidgets view (importing ipywidgets only then) and ``refresh()`` redraws it
 after the model changes. Displayed in a notebook, a widget sends the live view **and** two fallbacks:
 a one-line ``text/plain`` summary and its current drawing as ``text/html`` -- so a notebook opened
-without a kernel (nbconvert, GitHub) still shows the picture, and nbval compares deterministic text,
-never a random widget id.
+without a kernel (nbconvert, GitHub, JupyterLab before you trust it) still shows the picture, and
+nbval compares deterministic text, never a random widget id. The fallback holds each drawing as an
+``<img>`` of SVG (``_svg.svg_img``): inline ``<svg>`` would be stripped from an untrusted notebook.
 """
+
+
+def error_text(error):
+    """An exception as Python's traceback ends: ``ValueError: the message`` (how PyTorch's errors read)."""
+    message = str(error.args[0]) if len(error.args) == 1 else str(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
 class WidgetModel:
@@ -14,6 +21,7 @@ class WidgetModel:
     and ``_refresh_view()`` where the view has more than the drawing to update."""
 
     _view = None
+    error = None      # the last bad input or failure, as text: shown in the widget until the next success
 
     def summary(self):
         return type(self).__name__
@@ -38,6 +46,18 @@ class WidgetModel:
         """Redraw the view, if there is one, from the model's current state."""
         if self._view is not None:
             self._refresh_view()
+
+    def _from_control(self, action, *args):
+        """Run what a button or a text box asked for. An exception raised there -- by your own code (a
+        hook, a custom Function's backward) or by a bad value typed in -- would otherwise end up in
+        JupyterLab's log console, where nobody looks: show it in the widget, as Python prints it, and
+        keep the widget working (it changed nothing)."""
+        try:
+            return action(*args)
+        except Exception as error:  # noqa: BLE001 -- whatever it is, the learner must see it
+            self.error = error_text(error)
+            self.refresh()
+            return None
 
     def __repr__(self):
         return self.summary()

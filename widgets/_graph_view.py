@@ -2,6 +2,8 @@
 
 Animation needs no custom JavaScript: ``ipywidgets.Play`` ticks in the browser and is linked
 (``jslink``) to the step slider, whose every change the kernel turns into a redraw of the SVG.
+Every control goes through ``model._from_control``: an exception raised by your own code (a hook, a
+custom Function's backward) is shown in the panel instead of vanishing into the log console.
 """
 import ipywidgets as w
 
@@ -23,20 +25,21 @@ class GraphView(w.VBox):
         self.step_button = w.Button(description="Step", layout=w.Layout(width="70px"))
         self.reset_button = w.Button(description="Reset", layout=w.Layout(width="70px"))
         self.backward_button = w.Button(description="Run backward", button_style="warning",
+                                        tooltip="run output.backward() for real, and replay it",
                                         layout=w.Layout(width="120px", display="" if model.output is not None
                                                         else "none"))
         # the drawing scrolls inside its box when it is larger; the panel wraps below a wide drawing
-        self.drawing = w.HTML(layout=w.Layout(overflow="auto", max_height="560px", max_width="100%",
+        self.drawing = w.HTML(layout=w.Layout(overflow="auto", max_height="720px", max_width="100%",
                                               flex="0 1 auto"))
         self.panel = w.HTML(layout=w.Layout(min_width="280px", max_width="420px", flex="1 1 280px"))
         self.panel.add_class("tensorlab-panel")
-        self.back_button.on_click(lambda _: model.back())
-        self.step_button.on_click(lambda _: model.step())
-        self.reset_button.on_click(lambda _: model.reset())
-        self.backward_button.on_click(lambda _: model.backward())
+        self.back_button.on_click(lambda _: model._from_control(model.back))
+        self.step_button.on_click(lambda _: model._from_control(model.step))
+        self.reset_button.on_click(lambda _: model._from_control(model.reset))
+        self.backward_button.on_click(lambda _: model._from_control(model.backward))
         self.slider.observe(self._on_slider, names="value")
         controls = w.HBox([self.play, self.slider, self.back_button, self.step_button, self.reset_button,
-                           self.backward_button])
+                           self.backward_button], layout=w.Layout(flex_flow="row wrap"))
         body = w.HBox([self.drawing, self.panel], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
         super().__init__([controls, body, self.speed])
         self.add_class("tensorlab-graph-explorer")
@@ -44,7 +47,7 @@ class GraphView(w.VBox):
 
     def _on_slider(self, change):
         if change["new"] != self.model.position:
-            self.model.goto(change["new"])
+            self.model._from_control(self.model.goto, change["new"])
 
     def update(self):
         model, n = self.model, len(self.model.events)

@@ -3,7 +3,8 @@
 The live plot is matplotlib drawing into its own ``Figure`` on the Agg canvas (no pyplot: nothing is
 shown by accident when the cell ends), saved as PNG and put into an ``Output`` *kernel-side*
 (``out.outputs = ()`` then ``append_display_data``) -- never ``with out:``, which loses output under
-nbval and in plain Python. After ``close()`` the same Output holds the summary SVG instead.
+nbval and in plain Python. After ``close()`` the same Output holds the summary chart instead, as the
+``<img>`` the stored notebook has too (``TrainingMonitor.chart_html``).
 """
 import io
 
@@ -79,9 +80,9 @@ class MonitorView(w.VBox):
         self.plot.append_display_data(Image(png, format="png"))
 
     def show_final(self):
-        """The summary chart: SVG text that depends only on the values (what nbval compares)."""
+        """The summary chart: SVG drawn from the values only, in an ``<img>`` (shown untrusted too)."""
         self.plot.outputs = ()
-        self.plot.append_display_data(HTML(self.model.to_svg()))
+        self.plot.append_display_data(HTML(self.model.chart_html()))
 
     def update(self):
         self.show_progress()

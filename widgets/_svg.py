@@ -13,6 +13,7 @@ a fresh one. Nothing here knows about tensors; the widgets decide what to draw.
     <text x="30" y="14" text-anchor="middle">x &lt; 1</text>
     </svg>
 """
+import base64
 import math
 from html import escape as _html_escape
 
@@ -32,6 +33,7 @@ PALETTE = {
     "running": "#ff8a65",     # the node the engine is running
     "ready": "#fff59d",       # a node waiting in the ready queue
     "done": "#c8e6c9",        # a node that has run
+    "failed": "#ef9a9a",      # a node that raised an error while it ran
     "ok": "#2e7d32",
     "bad": "#c62828",
     "ink": "#222",
@@ -58,6 +60,7 @@ class Canvas:
         self.width, self.height, self.font_size = width, height, font_size
         self.items = []
         self.right = 0  # where the rightmost text ends: the picture widens to show it whole
+        self.arrows = {}  # line colour -> the id of the arrowhead marker drawn in that colour
 
     def _add(self, tag, attrs, body=None, title=None):
         parts = [f'{k.rstrip("_").replace("_", "-")}="{v}"' for k, v in attrs.items() if v is not None]
@@ -81,26 +84,57 @@ class Canvas:
                            "font_weight": weight, "font_style": "italic" if italic else None,
                            "fill": fill, "class_": class_}, escape(content))
 
+    def _arrow(self, arrow, stroke):
+        """The marker at a line's end: an arrowhead in the line's colour (one <marker> per colour)."""
+        if not arrow:
+            return None
+        marker = self.arrows.setdefault(stroke, f"arrow{len(self.arrows) or ''}")
+        return f"url(#{marker})"
+
     def line(self, x1, y1, x2, y2, stroke=PALETTE["stroke"], width=1, dash=None, arrow=False):
         self._add("line", {"x1": num(x1), "y1": num(y1), "x2": num(x2), "y2": num(y2), "stroke": stroke,
                            "stroke_width": num(width) if width != 1 else None, "stroke_dasharray": dash,
-                           "marker_end": "url(#arrow)" if arrow else None})
+                           "marker_end": self._arrow(arrow, stroke)})
 
     def path(self, d, stroke=PALETTE["stroke"], width=1, fill="none", dash=None, arrow=False):
         self._add("path", {"d": d, "fill": fill, "stroke": stroke,
                            "stroke_width": num(width) if width != 1 else None,
-                           "stroke_dasharray": dash, "marker_end": "url(#arrow)" if arrow else None})
+                           "stroke_dasharray": dash, "marker_end": self._arrow(arrow, stroke)})
 
     def to_svg(self):
-        uses_arrow = any('url(#arrow)' in item for item in self.items)
         width = max(self.width, math.ceil(self.right + 4))
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(self.height)}" '
                 f'viewBox="0 0 {num(width)} {num(self.height)}" font-family="monospace" '
                 f'font-size="{num(self.font_size)}">')
-        defs = ('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-                'markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
-                f'fill="{PALETTE["stroke"]}"/></marker></defs>') if uses_arrow else None
-        return "\n".join([head] + ([defs] if defs else []) + self.items + ["</svg>"])
+        # arrowheads sized in the picture's own units: as large on a thick line as on a thin one
+        markers = "".join(f'<marker id="{marker}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9" '
+                          f'markerHeight="9" markerUnits="userSpaceOnUse" orient="auto-start-reverse">'
+                          f'<path d="M 0 0 L 10 5 L 0 10 z" fill="{colour}"/></marker>'
+                          for colour, marker in self.arrows.items())
+        defs = [f"<defs>{markers}</defs>"] if markers else []
+        return "\n".join([head] + defs + self.items + ["</svg>"])
+
+
+def svg_img(svg, alt, measured=False):
+    """An SVG drawing as HTML that shows in a notebook nobody has trusted: ``<img src="data:...">``.
+
+    JupyterLab sanitizes the HTML of a notebook it did not run itself (a lesson just downloaded):
+    an inline ``<svg>`` is stripped (its texts run together), and an ``image/svg+xml`` output is
+    refused -- but an ``<img>`` whose ``src`` holds the SVG itself, base64-encoded, is shown. ``alt``
+    says in words what the picture shows (for screen readers, and what nbval compares where the
+    picture is ``measured``). ``measured=True`` marks a chart of measured numbers (a training
+    curve holds float32 noise that differs between machines): tools/sanitize.cfg masks the bytes of
+    exactly this form, so only its rounded text is compared. A live widget view keeps inline SVG.
+
+    >>> svg_img('<svg xmlns="http://www.w3.org/2000/svg"/>', "nothing")[:48]
+    '<img src="data:image/svg+xml;base64,PHN2ZyB4bWxu'
+    >>> svg_img("<svg/>", "a chart", measured=True)[:36]
+    '<img data-measured="true" src="data:'
+    """
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    marker = 'data-measured="true" ' if measured else ""
+    return (f'<img {marker}src="data:image/svg+xml;base64,{data}" alt="{escape(alt)}" '
+            f'style="max-width:100%;height:auto">')
 
 
 def error_html(message):

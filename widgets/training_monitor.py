@@ -9,21 +9,27 @@ TensorBoard ``SummaryWriter`` answers. Each value lands in the panel of the metr
 Drawing is the expensive part, so it is throttled: the live plot (matplotlib, rendered to PNG in the
 kernel) is redrawn at most every ``redraw_every`` seconds, and only while the time spent drawing so
 far, plus what the next redraw will likely cost (the last one's time), stays under ``max_overhead``
-(2%) of the time since training started: with 100 ms redraws, about one every 5 s. ``close()`` replaces it with a summary chart drawn as SVG from the values alone -- the same
-bytes on every run, whatever the clock did -- so nbval and nbconvert keep the result.
+(2%) of the time since training started: with 100 ms redraws, about one every 5 s. ``close()``
+replaces it with a summary chart drawn as SVG from the values alone, whatever the clock did, so
+nbconvert and an untrusted JupyterLab keep the result. Its numbers are measured (float32 noise
+differs between machines), so the stored chart is marked ``measured`` and nbval compares its text:
+the summary, the progress line and the chart in words, every number rounded to 3 digits.
 
     >>> monitor = TrainingMonitor(metrics=("loss", "accuracy"), total=3)
-    >>> for step, loss in enumerate([0.9, 0.5, 0.3]):
+    >>> for step, loss in enumerate([0.9, 0.5, 0.30417]):
     ...     monitor.update(step, loss=loss)
     >>> monitor.update(2, accuracy=0.875)
     >>> monitor.close()
-    >>> monitor
-    TrainingMonitor(3/3 steps: loss 0.3, accuracy 0.875)
-    >>> monitor.series["loss"]
-    {'steps': [0, 1, 2], 'values': [0.9, 0.5, 0.3]}
+    >>> monitor                            # what a reader sees is rounded: 3 significant digits
+    TrainingMonitor(3/3 steps: loss 0.304, accuracy 0.875)
+    >>> monitor.series["loss"]             # what was recorded is not
+    {'steps': [0, 1, 2], 'values': [0.9, 0.5, 0.30417]}
     >>> monitor.update(3, los=0.2)         # bad input: shown inline, nothing recorded
     >>> monitor.error
     "ValueError: 'los' names none of the metrics ('loss', 'accuracy')"
+    >>> TrainingMonitor(metrics=())
+    Traceback (most recent call last):
+    ValueError: metrics must name at least one panel, e.g. metrics=('loss',)
 
 See course/20_watching_training.
 """
@@ -31,9 +37,11 @@ import math
 import numbers
 import time
 
-from ._base import WidgetModel
-from ._chart import line_chart
-from ._svg import error_html, escape
+from ._base import WidgetModel, error_text
+from ._chart import chart_alt, line_chart, rounded
+from ._svg import error_html, escape, svg_img
+
+MAX_TOTAL = 10**12     # steps: a larger ``total`` is a typo (and would overflow the time estimates)
 
 
 def panel_for(name, metrics):
@@ -65,6 +73,46 @@ def as_number(value):
     return float(value)
 
 
+def check_metrics(metrics):
+    """``metrics`` as a tuple of names: one name (``"loss"``) or a sequence of them, at least one."""
+    if isinstance(metrics, str):
+        metrics = (metrics,)
+    try:
+        metrics = tuple(metrics)
+    except TypeError:
+        raise TypeError(f"metrics must be a name or a tuple of names such as ('loss', 'accuracy'), "
+                        f"got {type(metrics).__name__}") from None
+    if not metrics:
+        raise ValueError("metrics must name at least one panel, e.g. metrics=('loss',)")
+    for name in metrics:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"each metric must be a non-empty str such as 'loss', got {name!r}")
+    if len(set(metrics)) != len(metrics):
+        raise ValueError(f"metrics must be different names, got {metrics}")
+    return metrics
+
+
+def check_total(total):
+    """``total``: None (no bar) or the number of steps expected, a positive int."""
+    if total is None:
+        return None
+    if isinstance(total, bool) or not isinstance(total, numbers.Integral):
+        raise TypeError(f"total must be an int (the number of steps expected) or None, got {type(total).__name__}")
+    if not 1 <= total <= MAX_TOTAL:
+        shown = total if abs(total) < 10**15 else f"an int of {len(str(abs(total)))} digits"
+        raise ValueError(f"total must be a number of steps from 1 to {MAX_TOTAL:.0e}, got {shown}")
+    return int(total)
+
+
+def check_optimizer(optimizer):
+    """An optimizer whose learning rate can be read: ``optimizer.param_groups[0]["lr"]``."""
+    groups = getattr(optimizer, "param_groups", None)
+    if not (isinstance(groups, (list, tuple)) and groups and isinstance(groups[0], dict) and "lr" in groups[0]):
+        raise TypeError("optimizer must be an optimizer such as optim.SGD(...), whose param_groups[0]['lr'] "
+                        f"is the learning rate; got {type(optimizer).__name__}")
+    return optimizer
+
+
 def duration(seconds):
     """``01:05`` as tqdm writes elapsed and remaining times."""
     minutes, seconds = divmod(int(seconds), 60)
@@ -84,8 +132,11 @@ class TrainingMonitor(WidgetModel):
 
     def __init__(self, metrics=("loss", "accuracy"), total=None, optimizer=None, lr=False, redraw_every=1.0,
                  progress_every=0.1, max_overhead=0.02, clock=time.monotonic):
-        self.metrics = tuple(metrics) + (("lr",) if (lr or optimizer is not None) and "lr" not in metrics else ())
-        self.total, self.optimizer = total, optimizer
+        metrics = check_metrics(metrics)
+        if optimizer is not None:
+            check_optimizer(optimizer)
+        self.metrics = metrics + (("lr",) if (lr or optimizer is not None) and "lr" not in metrics else ())
+        self.total, self.optimizer = check_total(total), optimizer
         self.redraw_every, self.progress_every, self.max_overhead = redraw_every, progress_every, max_overhead
         self.clock = clock
         self.series = {}                 # value name -> {"steps": [...], "values": [...]}, first seen first
@@ -112,7 +163,7 @@ class TrainingMonitor(WidgetModel):
                     raise ValueError(f"{name!r} names none of the metrics {self.metrics}")
                 clean[name] = as_number(value)
         except (TypeError, ValueError, RuntimeError) as error:
-            self.error = f"{type(error).__name__}: {error}"
+            self.error = error_text(error)
             self.refresh()
             return None
         step = int(step)
@@ -130,6 +181,10 @@ class TrainingMonitor(WidgetModel):
     def add_scalar(self, tag, scalar_value, global_step=None, walltime=None):
         """The one method of TensorBoard's ``SummaryWriter`` that ``fit`` calls: pass
         ``writer=monitor`` to ``tensorlab.vision.training.fit`` and every logged value arrives here."""
+        if not isinstance(tag, str):
+            self.error = f"TypeError: tag must be a str such as 'loss/train', got {type(tag).__name__}"
+            self.refresh()
+            return None
         step = global_step if global_step is not None else (self.last_step or 0)
         self.update(step, **{tag: scalar_value})
 
@@ -192,18 +247,22 @@ class TrainingMonitor(WidgetModel):
             rate = done / elapsed if elapsed > 0 else 0.0
             left = f"<{duration((self.total - done) / rate)}" if self.total and rate > 0 else ""
             times = f" [{duration(elapsed)}{left}, {rate:.1f} it/s]"
-        values = " ".join(f"{name}={value:.4g}" for name, value in self.last_values().items())
+        values = " ".join(f"{name}={rounded(value)}" for name, value in self.last_values().items())
         return f"{bar}{count}{times} {values}".rstrip()
 
     def to_svg(self):
         """The summary chart: one panel per metric, each curve's last value under it."""
         return line_chart(self.panels())
 
+    def chart_html(self):
+        """The summary chart as it is stored: an ``<img>`` marked as measured, with the chart in words."""
+        return svg_img(self.to_svg(), chart_alt(self.panels()), measured=True)
+
     def summary(self):
         steps = f"{len(self.steps_seen)}/{self.total}" if self.total else f"{len(self.steps_seen)}"
         if not self.series:
             return f"TrainingMonitor({', '.join(self.metrics)}: no values yet)"
-        values = ", ".join(f"{name} {value:.4g}" for name, value in self.last_values().items())
+        values = ", ".join(f"{name} {rounded(value)}" for name, value in self.last_values().items())
         return f"TrainingMonitor({steps} steps: {values})"
 
     def to_html(self):
@@ -211,7 +270,7 @@ class TrainingMonitor(WidgetModel):
                  f"<div style='font-family:monospace;white-space:pre'>{escape(self.progress_text())}</div>"]
         if self.error:
             parts.append(error_html(self.error))
-        parts.append(self.to_svg() if self.series else
+        parts.append(self.chart_html() if self.series else
                      "<div style='font-family:monospace;color:#888'>waiting for the first update()</div>")
         return "".join(parts) + "</div>"
 
