@@ -12,36 +12,81 @@ generic checks, so each exercise is a few lines of data plus the hints that make
   and each result is compared with the reference solution's. *Diagnoses* recognise plausible wrong
   answers (divided by the total instead of the row sums ...) and explain them.
 
-A check prints its message and returns a :class:`Verdict` (``bool(verdict)`` is ``ok``), which a
-notebook does not display again. A stub answer (``...``) gets a fixed "not answered yet" message,
-so a lesson's stored output is deterministic. When the answer is right, the message is the same
-with or without PyTorch; only a disagreement between the two libraries adds text.
+A check prints its message, wrapped at word boundaries (:data:`WIDTH`), and returns a
+:class:`Verdict` (``bool(verdict)`` is ``ok``), which a notebook does not display again. A stub
+answer (``...``) gets a fixed "not answered yet" message, so a lesson's stored output is
+deterministic. When the answer is right, the message is the same with or without PyTorch; only a
+disagreement between the two libraries adds text.
+
+Whatever the answer does, a check answers with a verdict and never crashes: the answer runs under
+:func:`coursekit.guard.run` (a time limit, ``sys.exit()`` reported like an error), a function that
+changes its inputs in place is refused with a hint that says so, and predictions or results whose
+``==`` or ``repr`` raise are reported as such (:func:`always_a_verdict` is the last line of
+defence, also for the lessons' own checks). Ctrl-C still stops a check.
+
+A hint names the mistake and how to find the right answer -- never the answer itself.
 
     >>> import tensorlab as torch
     >>> questions = [Question("torch.tensor([1, 2]).dtype", lambda torch: torch.tensor([1, 2]).dtype,
-    ...                       "Python ints become int64.")]
+    ...                       "Which integer dtype is the default?")]
     >>> _ = check_predictions((torch.int64,), questions)
     Correct!
     >>> _ = check_predictions((torch.int32,), questions)
     Not yet: 1 of 1 predictions is off.
-      (1) torch.tensor([1, 2]).dtype: not torch.int32. Python ints become int64.
+      (1) torch.tensor([1, 2]).dtype: not torch.int32. Which integer dtype is the default?
     >>> _ = check_predictions(..., questions)
-    Not answered yet: replace the ... with a tuple of 1 predictions, one per line of the table.
+    Not answered yet: replace the ... with a tuple of 1 predictions, one per line of the
+                      table.
 """
 from __future__ import annotations
 
+import functools
+import inspect
+import re
 import sys
+import textwrap
 
+from . import guard
 from .compare import describe, differences, kind, plain
 from .crosscheck import error_line
 from .libs import TENSORLAB, libraries, library_name, on
 
+#: Verdicts are printed wrapped at word boundaries to this width (a notebook's output area would
+#: otherwise break long lines wherever the window ends, in the middle of a word).
+WIDTH = 88
+
+
+def wrap(message, width=WIDTH):
+    """``message`` with every line wrapped at word boundaries; a continued line is indented under
+    the text after its label ("Not yet: ", "  Hint: ", "  (3) "), and `code in backticks` is never
+    split.
+
+    >>> print(wrap("Not yet: " + "word " * 20, width=40))
+    Not yet: word word word word word word
+             word word word word word word
+             word word word word word word
+             word word
+    """
+    lines = []
+    for line in message.split("\n"):
+        label = re.match(r"\s*(Not yet: |Not answered yet: |Correct! |Hint: |\(\d+\) |- )?", line).group()
+        protected = re.sub(r"`[^`]*`", lambda m: m.group().replace(" ", "\0"), line)
+        pieces = textwrap.wrap(protected, width, subsequent_indent=" " * len(label), break_long_words=False,
+                               break_on_hyphens=False, drop_whitespace=True) or [""]
+        lines += [piece.replace("\0", " ") for piece in pieces]
+    return "\n".join(lines)
+
 
 class Verdict:
-    """The outcome of a check: ``ok`` and the message that was printed."""
+    """The outcome of a check: ``ok`` and its ``message`` (whole lines, as the checks wrote it;
+    ``text`` is the same wrapped for printing, which is what the learner sees)."""
 
     def __init__(self, ok, message):
         self.ok, self.message = bool(ok), message
+
+    @property
+    def text(self):
+        return wrap(self.message)
 
     def __bool__(self):
         return self.ok
@@ -54,9 +99,10 @@ class Verdict:
 
 
 def report(ok, message):
-    """Print ``message`` and return the :class:`Verdict`."""
-    sys.stdout.write(message + "\n")  # one write: a kernel never splits it into two outputs
-    return Verdict(ok, message)
+    """Print ``message`` (wrapped) and return the :class:`Verdict`."""
+    verdict = Verdict(ok, message)
+    sys.stdout.write(verdict.text + "\n")  # one write: a kernel never splits it into two outputs
+    return verdict
 
 
 def correct(note=""):
@@ -66,6 +112,32 @@ def correct(note=""):
 def wrong(what, why=""):
     """'Not yet: <what is off>', then, indented, why it might be."""
     return report(False, f"Not yet: {what}" + (f"\n  Hint: {why}" if why else ""))
+
+
+def raised(error, why="", subject="it"):
+    """``(what happened, hint)`` for an answer that failed with ``error`` (from :func:`guard.run`):
+    the time limit and sys.exit() get their own words and hint; an ordinary error reads
+    "<subject> raised TypeName: message", with the hint ``why``."""
+    special = guard.failure(error, subject)
+    if special is not None:
+        return special
+    return f"{subject} raised {error_line(error)}", why
+
+
+def always_a_verdict(check):
+    """Decorate a check so that it answers with a verdict whatever the answer does -- the last line
+    of defence behind :func:`guard.run` (e.g. an answer that returned an object whose ``==``,
+    ``repr`` or ``len`` raises inside the check's own comparisons). Ctrl-C still stops it."""
+    @functools.wraps(check)
+    def checked(*args, **kwargs):
+        try:
+            return check(*args, **kwargs)
+        except (Exception, SystemExit, guard.TimeLimitExceeded) as error:  # noqa: BLE001
+            what, why = raised(error, "Look at what your answer returns or does: the check could not "
+                                      "compare it (does it return an object whose ==, repr or len fails?). "
+                                      "Run it yourself on the lesson's example and look at the result.")
+            return wrong(f"the check could not examine your answer: {what}.", why)
+    return checked
 
 
 def ramp(torch, *shape, start=-1.0, stop=1.0):
@@ -132,6 +204,23 @@ def _same_prediction(predicted, truth):
     return not differences(predicted, truth)
 
 
+def _judge(question, predicted, truth):
+    """'' when ``predicted`` is right, else the line that says it is not (with the hint)."""
+    try:
+        predicted = _normalise(predicted)
+        if _same_prediction(predicted, truth):
+            return ""
+    except Exception as error:  # noqa: BLE001 - a prediction whose == raises is not a prediction
+        return (f"{question.label}: your prediction could not be compared with anything ({error_line(error)}). "
+                "Write it as a plain value: a tuple, a number, True/False, a string or torch.<dtype>.")
+    try:
+        hint = question.hint(predicted, truth)
+    except Exception:  # noqa: BLE001 - a hint that trips over an odd prediction is left out
+        hint = ""
+    return f"{question.label}: not {describe(predicted)}." + (f" {hint}" if hint else "")
+
+
+@always_a_verdict
 def check_predictions(answer, questions, *, what=None, note=""):
     """Compare a tuple of predictions with the truth of each :class:`Question`, computed on tensorlab
     and (when installed) PyTorch; PyTorch's truth is the reference when they disagree."""
@@ -149,12 +238,9 @@ def check_predictions(answer, questions, *, what=None, note=""):
             if not _same_prediction(ours, theirs):
                 notes.append(f"  (tensorlab differs from PyTorch on {q.label}: {describe(ours)} vs "
                              f"{describe(theirs)} -- PyTorch is the reference; please report it.)")
-    off = []
-    for i, (q, predicted, truth) in enumerate(zip(questions, answer, reference), 1):
-        predicted = _normalise(predicted)
-        if not _same_prediction(predicted, truth):
-            hint = q.hint(predicted, truth)
-            off.append(f"  ({i}) {q.label}: not {describe(predicted)}." + (f" {hint}" if hint else ""))
+    off = [f"  ({i}) {line}" for i, line in
+           ((i, _judge(q, predicted, truth)) for i, (q, predicted, truth) in enumerate(zip(questions, answer, reference), 1))
+           if line]
     if off:
         count = f"{len(off)} of {n} predictions {'is' if len(off) == 1 else 'are'} off."
         return report(False, "\n".join([f"Not yet: {count}"] + off + notes))
@@ -173,21 +259,52 @@ class Case:
         self.label, self.make = label, make
 
 
-def _call(function, args):
-    try:
-        return function(*args), None
-    except Exception as error:  # noqa: BLE001 - the learner's error is what we report
-        return None, error
-
-
 def _first(diagnoses, *args):
+    """The hint of the first diagnosis that recognises the answer ('' when none does; a diagnosis
+    that trips over an odd result counts as not recognising it)."""
     for diagnose in diagnoses:
-        why = diagnose(*args)
+        try:
+            why = diagnose(*args)
+        except Exception:  # noqa: BLE001
+            why = None
         if why:
             return why
     return ""
 
 
+def parameter_names(function):
+    """The names of ``function``'s positional parameters, for messages ("`scores` was changed")."""
+    try:
+        return [p.name for p in inspect.signature(function).parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return []
+
+
+def _examine(got, expected, args, module, *, changed, fresh, strides, grads, diagnoses, extra):
+    """``(what is off, why)`` about what the answer did; ``([], "")`` when it is right. ``changed``
+    lists what it changed in its inputs; then the diagnoses look at the result with ``fresh``
+    inputs (a result computed by a wrong method, such as a BatchNorm in training mode, often
+    changes an input on the way, and its diagnosis says more than "it changed an input")."""
+    if changed:
+        why = ""
+        if differences(got, expected, strides=strides, grads=grads):
+            why = _first(diagnoses, got, expected, fresh, module)
+        return [f"it changed its input in place: {changed[0]}"], why or guard.why_changed(changed[0])
+    if got is None:
+        return ["it returned None"], "Did you forget `return`?"
+    found, why = differences(got, expected, where="the result", strides=strides, grads=grads), ""
+    if not found and extra is not None:
+        problem = extra(got, args, module)
+        if isinstance(problem, tuple):
+            problem, why = problem
+        found = [problem] if problem else []
+    if found and not why:
+        why = _first(diagnoses, got, expected, args, module)
+    return found, why
+
+
+@always_a_verdict
 def check_function(answer, reference, cases, *, name, what, strides=False, grads=True,
                    diagnoses=(), extra=None, note=""):
     """Run ``answer`` and ``reference`` on every :class:`Case`, on each library, and compare.
@@ -196,9 +313,12 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
     through :func:`~coursekit.libs.on`. The reference is normally the solution in
     ``coursekit/solutions/lessonNN.py``, so the solutions are also what the checks compare with.
 
-    ``what`` describes the expected function for the stub message. A wrong result is reported with
-    the first difference (shape, dtype, values, strides with ``strides=True`` ...) and the hint of
-    the first diagnosis that recognises it: each ``diagnose(got, expected, args, torch)`` (``got``
+    ``what`` describes the expected function for the stub message. The answer runs under
+    :func:`coursekit.guard.run` (a time limit; ``sys.exit`` is an error like any other) and must
+    leave its inputs as they were (:func:`coursekit.guard.changes`: an answer that divides its
+    argument in place is refused, even when it returns the right values). A wrong result is reported
+    with the first difference (shape, dtype, values, strides with ``strides=True`` ...) and the hint
+    of the first diagnosis that recognises it: each ``diagnose(got, expected, args, torch)`` (``got``
     may be an exception) returns a sentence or None. ``extra(got, args, torch)`` may add a property
     the values alone do not show (e.g. "is a view of the input"), returning None when all is well,
     else what is off -- or a pair (what is off, why it might be)."""
@@ -206,30 +326,32 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
         return not_answered(what)
     if not callable(answer):
         return wrong(f"`{name}` should be a function ({what}); it is {kind(answer)}.")
+    names = parameter_names(answer)
     for index, (lib_name, module) in enumerate(libraries()):
         function = on(module, answer)
         for case in cases:
             args = case.make(module)
-            got, error = _call(function, args)
+            before = [guard.snapshot(a) for a in args]
+            got, error = guard.run(function, *args)
             if index == 0 and error is None and got is Ellipsis:
                 return not_answered(what)
             expected = on(module, reference)(*case.make(module))
-            found, why = [], ""
             if error is not None:
-                found = [f"it raised {error_line(error)}"]
-                why = _first(diagnoses, error, expected, args, module)
-            elif got is None:
-                found = ["it returned None"]
-                why = "Did you forget `return`?"
+                found, why = raised(error)
+                found = [found]
+                why = why or _first(diagnoses, error, expected, args, module)
             else:
-                found = differences(got, expected, where="the result", strides=strides, grads=grads)
-                if not found and extra is not None:
-                    problem = extra(got, args, module)
-                    if isinstance(problem, tuple):
-                        problem, why = problem
-                    found = [problem] if problem else []
-                if found and not why:
-                    why = _first(diagnoses, got, expected, args, module)
+                changed = guard.input_changes(before, args, names)
+                examined, trouble = guard.run(lambda: _examine(
+                    got, expected, args, module, changed=changed, fresh=case.make(module), strides=strides,
+                    grads=grads, diagnoses=diagnoses, extra=extra))
+                if trouble is not None:
+                    what_off, _ = raised(trouble)
+                    examined = ([f"its result ({kind(got)}) could not be compared with the expected one: "
+                                 f"{what_off.replace('it raised', 'comparing it raised', 1)}"],
+                                "Return a plain result -- a tensor, a number, a tuple or list of them -- as "
+                                "the exercise asks.")
+                found, why = examined
             if found:
                 where = f"`{name}` on {case.label}"
                 if index > 0:

@@ -68,12 +68,20 @@ def _counterparts(a, b):
             and "tensorlab" in (ta.__module__.split(".")[0], tb.__module__.split(".")[0]))
 
 
+def safe_repr(x):
+    """``repr(x)``, or a description when that repr raises (a learner's object may do anything)."""
+    try:
+        return repr(x)
+    except Exception as error:  # noqa: BLE001 - a broken repr is described, not raised
+        return f"<a {type(x).__name__} whose repr raised {type(error).__name__}>"
+
+
 def describe(x, limit=80):
     """A short, one-line description of a value for a hint."""
     if x is Ellipsis:
         return "..."
     if is_tensor(x):
-        text = " ".join(mask_addresses(repr(x)).split())
+        text = " ".join(mask_addresses(safe_repr(x)).split())
         if len(text) <= limit:
             return text
         return f"a tensor of shape {tuple(x.shape)} and dtype {x.dtype}"
@@ -81,7 +89,7 @@ def describe(x, limit=80):
         return f"{type(x).__name__}: {x}"
     if isinstance(plain(x), str) and plain(x).startswith(("torch.", "cpu", "cuda")):
         return plain(x)  # a dtype or device name reads best as the code that makes it
-    text = " ".join(mask_addresses(repr(plain(x))).split())
+    text = " ".join(mask_addresses(safe_repr(plain(x))).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -184,12 +192,12 @@ def differences(got, expected, *, where="the result", strides=False, grads=True,
             return []
         return [f"{where} prints as {describe(got_p)}, {exp} {describe(exp_p)}"]
     try:
-        same = bool(got_p == exp_p) and type(got_p) is type(exp_p)
+        equal = bool(got_p == exp_p)
     except Exception:  # noqa: BLE001 - objects whose == fails are simply different
-        same = False
-    if same:
+        equal = False
+    if equal and type(got_p) is type(exp_p):
         return []
-    if type(got_p) is not type(exp_p) and got_p == exp_p:
+    if equal:
         return [f"{where} is {kind(got_p)} ({describe(got_p)}), {exp} {kind(exp_p)} ({describe(exp_p)})"]
     return [f"{where} is {describe(got_p)}, {exp} {describe(exp_p)}"]
 

@@ -2,7 +2,8 @@
 coursekit/solutions/lesson04.py).
 
     >>> _ = check_shapes(solution.shapes)
-    Correct! Reductions remove the dims they reduce (unless keepdim=True); scans keep the shape.
+    Correct! Reductions remove the dims they reduce (unless keepdim=True); scans keep the
+             shape.
 """
 from .check import Case, Question, check_function, check_predictions
 from .compare import is_tensor

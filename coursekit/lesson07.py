@@ -8,7 +8,8 @@
 """
 import warnings
 
-from .check import Case, Question, check_function, check_predictions, wrong
+from . import guard
+from .check import Case, Question, always_a_verdict, check_function, check_predictions, wrong
 from .compare import is_tensor
 from .libs import on
 from .solutions import lesson07 as solution
@@ -177,31 +178,31 @@ def _w_grad_filled(got, args, torch):
     return None
 
 
-def _returns_none(function):
-    """True when ``function`` runs on tensorlab and returns None. check_function answers a None with
-    a generic "forgot return?"; here None is the classic result of reading a non-leaf's .grad, which
-    deserves its own hint."""
-    if not callable(function) or function is Ellipsis:
-        return False
+def _first_run(function):
+    """``(value, error)`` of ``function`` on tensorlab's first case. check_function answers a None
+    with a generic "forgot return?"; here None is the classic result of reading a non-leaf's .grad,
+    which deserves its own hint."""
     import tensorlab
-    try:
-        return on(tensorlab, function)(*HIDDEN_CASES[0].make(tensorlab)) is None
-    except Exception:  # noqa: BLE001 - check_function reports the error properly
-        return False
+    return guard.run(on(tensorlab, function), *HIDDEN_CASES[0].make(tensorlab))
 
 
+@always_a_verdict
 def check_hidden_gradient(hidden_gradient):
     """Exercise 3: ``hidden_gradient(x, w)`` returns d loss / d h, and w.grad is filled as usual."""
     with warnings.catch_warnings():      # reading h.grad warns; the check judges the value
         warnings.simplefilter("ignore")
-        if _returns_none(hidden_gradient):
-            return wrong(f"`hidden_gradient` on {HIDDEN_CASES[0].label}: it returned None.",
-                         "h is not a leaf, so h.grad stays None after backward: call h.retain_grad() "
-                         "before backward, or collect the gradient with h.register_hook(...). (Or did you "
-                         "forget `return`?)")
+        if callable(hidden_gradient):
+            value, error = _first_run(hidden_gradient)
+            if error is None and value is None:
+                return wrong(f"`hidden_gradient` on {HIDDEN_CASES[0].label}: it returned None.",
+                             "h is not a leaf, so h.grad stays None after backward: call h.retain_grad() "
+                             "before backward, or collect the gradient with h.register_hook(...). (Or did "
+                             "you forget `return`?)")
+            if guard.failure(error) is not None:      # stopped, or sys.exit(): no need to wait twice
+                return wrong(f"`hidden_gradient` on {HIDDEN_CASES[0].label}: {guard.failure(error)[0]}.",
+                             guard.failure(error)[1])
         return check_function(hidden_gradient, solution.hidden_gradient, HIDDEN_CASES,
                               name="hidden_gradient", grads=False,
                               what="a function body that returns the gradient of the loss with respect to h",
                               diagnoses=[_diagnose_hidden], extra=_w_grad_filled,
                               note="A tensor hook sees the gradient of a non-leaf as it passes by.")
-

@@ -1,15 +1,18 @@
 """Exercise checks of course/08_inplace_and_versions.ipynb (reference solutions: coursekit/solutions/lesson08.py).
 
     >>> _ = check_versions(solution.versions)
-    Correct! Every in-place write bumps the counter its storage's tensors share -- except through .data.
+    Correct! Every in-place write bumps the counter its storage's tensors share -- except
+             through .data.
     >>> _ = check_raises(solution.raises)
-    Correct! Backward only refuses when a tensor some node *saved* was changed after it was saved.
+    Correct! Backward only refuses when a tensor some node *saved* was changed after it was
+             saved.
     >>> _ = check_sgd_step(solution.sgd_step)
     Correct! This is what optimizer.step() and optimizer.zero_grad() do for plain SGD.
 """
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong, works_only_on_tensorlab
+from . import guard
+from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
+                    works_only_on_tensorlab)
 from .compare import describe, differences, kind
-from .crosscheck import error_line
 from .libs import libraries, on
 from .solutions import lesson08 as solution
 
@@ -212,10 +215,9 @@ def _check_one(function, torch):
     names = ["w", "b"]
     before = [p.detach().clone() for p in params]
     grads = [p.grad.clone() for p in params]
-    try:
-        result = function(params, LR)
-    except Exception as error:  # noqa: BLE001 - the learner's error is what we report
-        return f"sgd_step(params, lr) raised {error_line(error)}", _diagnose_sgd_error(error)
+    result, error = guard.run(function, params, LR)
+    if error is not None:
+        return raised(error, _diagnose_sgd_error(error), "sgd_step(params, lr)")
     if result is Ellipsis:
         return "stub", ""
     for name, p, old, g in zip(names, params, before, grads):
@@ -244,6 +246,7 @@ def _check_one(function, torch):
     return None
 
 
+@always_a_verdict
 def check_sgd_step(sgd_step):
     """Exercise 3: ``sgd_step(params, lr)`` updates each parameter in place without recording, then
     resets its gradient; run on tensorlab and (when installed) PyTorch."""

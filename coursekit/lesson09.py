@@ -6,7 +6,8 @@ class for another library (the class-level counterpart of :func:`coursekit.libs.
 :func:`check_function_class` runs forward and backward on both and compares output and gradients.
 
     >>> _ = check_sigmoid(solution.Sigmoid)
-    Correct! Saving the output y makes backward one line: grad * y * (1 - y) -- as PyTorch's own SigmoidBackward0 does.
+    Correct! Saving the output y makes backward one line: grad * y * (1 - y) -- as PyTorch's
+             own SigmoidBackward0 does.
     >>> _ = check_hypot(solution.Hypot)
     Correct! gradcheck agrees with your backward now: d r/dy = y / r.
     >>> _ = check_function_facts(solution.predictions)
@@ -14,9 +15,10 @@ class for another library (the class-level counterpart of :func:`coursekit.libs.
 """
 import inspect
 
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong, works_only_on_tensorlab
+from . import guard
+from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
+                    works_only_on_tensorlab)
 from .compare import describe, differences, is_tensor, kind
-from .crosscheck import error_line
 from .libs import libraries, on
 from .solutions import lesson09 as solution
 
@@ -78,10 +80,9 @@ def _run_case(cls, reference, case, module, diagnose_error, diagnose_grad):
     returned = []
     answer = function_on(module, cls, returned)
     inputs, ref_inputs = case.make(module), case.make(module)
-    try:
-        out = answer.apply(*inputs)
-    except Exception as error:  # noqa: BLE001 - the learner's error is what we report
-        return f"{cls.__name__}.apply({', '.join(case.names)}) raised {error_line(error)}", diagnose_error(error)
+    out, error = guard.run(answer.apply, *inputs)
+    if error is not None:
+        return raised(error, diagnose_error(error), f"{cls.__name__}.apply({', '.join(case.names)})")
     if out is Ellipsis:
         return "stub"
     expected = function_on(module, reference).apply(*ref_inputs)
@@ -92,12 +93,11 @@ def _run_case(cls, reference, case, module, diagnose_error, diagnose_grad):
         return found[0], "forward computes the value: the same formula as without autograd."
     if out.grad_fn is None:
         return "the result does not require grad", "Call the Function through .apply(...), with inputs that require grad."
-    try:
-        out.backward(case.grad(module))
-    except Exception as error:  # noqa: BLE001
+    _, error = guard.run(out.backward, case.grad(module))
+    if error is not None:
         if returned and returned[-1] is Ellipsis:
             return "stub"
-        return f"backward raised {error_line(error)}", diagnose_error(error)
+        return raised(error, diagnose_error(error), "backward")
     expected.backward(case.grad(module))
     for i, (name, a, r) in enumerate(zip(case.names, inputs, ref_inputs)):
         if not (is_tensor(a) and a.requires_grad):
@@ -110,6 +110,7 @@ def _run_case(cls, reference, case, module, diagnose_error, diagnose_grad):
     return None
 
 
+@always_a_verdict
 def check_function_class(answer, reference, cases, *, name, what, diagnose_error, diagnose_grad, note=""):
     """Check an ``autograd.Function`` subclass: forward's value and every input's gradient after
     ``out.backward(grad)``, compared with ``reference``'s, on tensorlab and (when installed) PyTorch.

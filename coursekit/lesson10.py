@@ -1,11 +1,14 @@
 """Exercise checks of course/10_higher_order_gradients.ipynb (reference solutions: coursekit/solutions/lesson10.py).
 
     >>> _ = check_second_derivative(solution.second_derivative)
-    Correct! create_graph=True made the first derivative a function of x that autograd can differentiate again.
+    Correct! create_graph=True made the first derivative a function of x that autograd can
+             differentiate again.
     >>> _ = check_jacobian_rows(solution.jacobian_rows)
-    Correct! One backward pass per output element -- which is how torch.autograd.functional.jacobian builds it too.
+    Correct! One backward pass per output element -- which is how
+             torch.autograd.functional.jacobian builds it too.
     >>> _ = check_shapes_and_graphs(solution.predictions)
-    Correct! A gradient is a tensor like any other: with create_graph=True, it has a graph of its own.
+    Correct! A gradient is a tensor like any other: with create_graph=True, it has a graph
+             of its own.
 """
 from .check import Case, Question, check_function, check_predictions
 from .compare import differences, is_tensor

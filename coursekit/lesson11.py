@@ -2,13 +2,15 @@
 coursekit/solutions/lesson11.py).
 
     >>> _ = check_counts(solution.counts)
-    Correct! parameters() walks every registered submodule; buffers and layers without weights add nothing.
+    Correct! parameters() walks every registered submodule; buffers and layers without
+             weights add nothing.
 
 Exercise 3 changes a model in place, which ``check_function`` (it compares return values) does not
 cover; :func:`check_freeze` is written here with the same parts (``libraries``, ``on``).
 """
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong, works_only_on_tensorlab
-from .crosscheck import error_line
+from . import guard
+from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
+                    works_only_on_tensorlab)
 from .compare import kind
 from .libs import libraries, on
 from .solutions import lesson11 as solution
@@ -176,6 +178,7 @@ def _freeze_problem(model, last):
     return f"{', '.join(wrong_names)} {'is' if len(wrong_names) == 1 else 'are'} still {state}", why
 
 
+@always_a_verdict
 def check_freeze(freeze_all_but_last):
     """Exercise 3: ``freeze_all_but_last(model)`` sets requires_grad=False on every parameter of a
     Sequential except those of its last layer."""
@@ -188,12 +191,11 @@ def check_freeze(freeze_all_but_last):
         function = on(library, freeze_all_but_last)
         for label, make in FREEZE_CASES:
             model = make(library.nn)
-            try:
-                result = function(model)
-            except Exception as error:  # noqa: BLE001 - the learner's error is what we report
-                return wrong(f"`freeze_all_but_last` on {label} raised {error_line(error)}.",
-                             "model[-1] is the last layer of a Sequential; model.parameters() and "
-                             "model[-1].parameters() give the tensors to change.")
+            result, error = guard.run(function, model)
+            if error is not None:
+                what, why = raised(error, "model[-1] is the last layer of a Sequential; model.parameters() and "
+                                          "model[-1].parameters() give the tensors to change.")
+                return wrong(f"`freeze_all_but_last` on {label}: {what}.", why)
             if index == 0 and result is Ellipsis:
                 return not_answered(what)
             problem = _freeze_problem(model, str(len(model) - 1))

@@ -2,7 +2,8 @@
 coursekit/solutions/lesson12.py).
 
     >>> _ = check_sequential(solution.predictions)
-    Correct! A Sequential names its children by position (or by the OrderedDict's keys); state_dict saves parameters and buffers under those names.
+    Correct! A Sequential names its children by position (or by the OrderedDict's keys);
+             state_dict saves parameters and buffers under those names.
 
 Exercise 2's answer is a Module *class*, and exercise 3's answer changes what a model loads;
 ``check_function`` covers neither, so this module has its own small checks built from the same
@@ -14,9 +15,10 @@ import importlib
 import types
 from collections import OrderedDict
 
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong, works_only_on_tensorlab
+from . import guard
+from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
+                    works_only_on_tensorlab)
 from .compare import differences, kind
-from .crosscheck import error_line
 from .libs import TENSORLAB, libraries, library_name, on
 from .solutions import lesson12 as solution
 
@@ -145,10 +147,9 @@ def _keys_for(sizes):
 def _stack_problem(cls, reference, sizes, torch):
     """(what is off, why) for the learner's ``Stack(sizes)`` on ``torch``, or None."""
     label = f"Stack({sizes})"
-    try:
-        model = cls(sizes)
-    except Exception as error:  # noqa: BLE001 - the learner's error is what we report
-        return f"{label} raised {error_line(error)}", ""
+    model, error = guard.run(cls, sizes)
+    if error is not None:
+        return raised(error, subject=label)
     names = [name for name, _ in model.named_parameters()]
     if not names:
         plain_lists = [k for k, v in vars(model).items()
@@ -178,10 +179,9 @@ def _stack_problem(cls, reference, sizes, torch):
                     "nn.Linear(in_features, out_features): layer i maps sizes[i] features to sizes[i + 1].")
     ref.load_state_dict(model.state_dict())
     x = torch.linspace(-2, 2, 5 * sizes[0]).reshape(5, sizes[0])
-    try:
-        got = model(x)
-    except Exception as error:  # noqa: BLE001
-        return f"{label}(x) raised {error_line(error)}", ""
+    got, error = guard.run(model, x)
+    if error is not None:
+        return raised(error, subject=f"{label}(x)")
     with torch.no_grad():
         expected_out = ref(x)
         found = differences(got.detach() if hasattr(got, "detach") else got, expected_out, where=f"{label}(x)",
@@ -200,6 +200,7 @@ def _stack_problem(cls, reference, sizes, torch):
     return None
 
 
+@always_a_verdict
 def check_stack(Stack):
     """Exercise 2: a Module class ``Stack(sizes)`` with its Linear layers in a registered ``self.layers``."""
     if is_stub(Stack):
@@ -253,6 +254,7 @@ def _convert_hint(message, result):
     return "Only the names change: each value goes under its new key."
 
 
+@always_a_verdict
 def check_convert(convert):
     """Exercise 3: ``convert(state)`` renames OldNet's keys so the Sequential loads them (strict)."""
     what = "a function body that returns a new dict with the keys renamed"
@@ -264,13 +266,19 @@ def check_convert(convert):
         library.manual_seed(0)
         old, new = make_old_net(library), make_new_net(library)
         state = old.state_dict()
-        try:
-            result = on(library, convert)(state)
-        except Exception as error:  # noqa: BLE001
-            return wrong(f"`convert` raised {error_line(error)}.",
-                         "Loop over state.items() and build a new dict: {new_key: value}.")
+        before = guard.snapshot(state)
+        result, error = guard.run(on(library, convert), state)
+        if error is not None:
+            found, why = raised(error, "Loop over state.items() and build a new dict: {new_key: value}.",
+                                "`convert`")
+            return wrong(f"{found}.", why)
         if index == 0 and result is Ellipsis:
             return not_answered(what)
+        changed = guard.changes(before, state, "state")
+        if changed:
+            return wrong(f"`convert` changed its input in place: {changed[0]}.",
+                         "Leave `state` as it is (the old model's checkpoint) and build a new dict with the "
+                         "new keys.")
         if result is None:
             return wrong("`convert` returned None.", "Did you forget `return`? (Changing the keys of a dict "
                                                      "while looping over it does not work either.)")

@@ -2,7 +2,8 @@
 coursekit/solutions/lesson13.py).
 
     >>> _ = check_layer_predictions(solution.predictions)
-    Correct! A Linear maps the last dimension from in_features to out_features; a loss reduces to one number unless reduction="none".
+    Correct! A Linear maps the last dimension from in_features to out_features; a loss
+             reduces to one number unless reduction="none".
 """
 from .check import Case, Question, check_function, check_predictions, ramp
 from .compare import differences, is_tensor

@@ -1,7 +1,8 @@
 """Exercise checks of course/14_convolution.ipynb (reference solutions: coursekit/solutions/lesson14.py).
 
     >>> _ = check_conv_shapes(solution.shapes)
-    Correct! Every size follows one formula: (n + 2*padding - dilation*(k - 1) - 1) // stride + 1.
+    Correct! Every size follows one formula: (n + 2*padding - dilation*(k - 1) - 1) //
+             stride + 1.
 """
 from .check import Case, Question, check_function, check_predictions, ramp
 from .compare import differences, is_tensor

@@ -2,7 +2,8 @@
 coursekit/solutions/lesson15.py).
 
     >>> _ = check_norm_predictions(solution.predictions)
-    Correct! BatchNorm shares statistics across the batch, LayerNorm within a sample; Dropout only acts in training.
+    Correct! BatchNorm shares statistics across the batch, LayerNorm within a sample;
+             Dropout only acts in training.
 """
 from .check import Case, Question, check_function, check_predictions, ramp
 from .compare import differences, is_tensor

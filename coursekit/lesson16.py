@@ -2,11 +2,13 @@
 coursekit/solutions/lesson16.py).
 
     >>> _ = check_gradient_predictions(solution.predictions)
-    Correct! backward adds into .grad until something resets it; step() reads whatever .grad holds.
+    Correct! backward adds into .grad until something resets it; step() reads whatever .grad
+             holds.
 """
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong, works_only_on_tensorlab
+from . import guard
+from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
+                    works_only_on_tensorlab)
 from .compare import differences, is_tensor, kind
-from .crosscheck import error_line
 from .libs import libraries, on
 from .solutions import lesson16 as solution
 
@@ -110,17 +112,17 @@ def _sgd_problem(answer, torch, lr=0.1):
     params = _sgd_setup(torch)
     before = [p.detach().clone() for p in params]
     grads = [p.grad.clone() for p in params]
-    try:
-        if on(torch, answer)(list(params), lr) is Ellipsis:
-            return "stub", ""
-    except Exception as error:  # noqa: BLE001 - the learner's error is what we report
+    result, error = guard.run(on(torch, answer), list(params), lr)
+    if error is not None:
         why = ""
         if "leaf Variable" in str(error):
             why = ("Changing a parameter in place is refused while autograd records: do the update inside "
                    "`with torch.no_grad():`.")
         elif "NoneType" in str(error):
             why = "Read p.grad before you set it to None."
-        return f"it raised {error_line(error)}", why
+        return raised(error, why)
+    if result is Ellipsis:
+        return "stub", ""
     names = ("weight", "bias")
     for name, p, old, g in zip(names, params, before, grads):
         if not (p.is_leaf and p.requires_grad):
@@ -147,6 +149,7 @@ def _sgd_problem(answer, torch, lr=0.1):
     return None
 
 
+@always_a_verdict
 def check_sgd_step(sgd_step):
     """Exercise 2: ``sgd_step(params, lr)`` updates in place under no_grad, then resets the grads."""
     what = "a function body that updates each p in params in place and sets p.grad to None"
@@ -229,10 +232,10 @@ def _same_params(a, b):
 def _step_problem(answer, torch, adam):
     function = on(torch, answer)
     expected_params, expected_losses = _run(on(torch, solution.train_step), torch, adam)
-    try:
-        params, losses = _run(function, torch, adam)
-    except Exception as error:  # noqa: BLE001
-        return f"it raised {error_line(error)}", ""
+    ran, error = guard.run(_run, function, torch, adam)
+    if error is not None:
+        return raised(error)
+    params, losses = ran
     if any(loss is None for loss in losses):
         return "it returned None", "Return the loss as a float: loss.item()."
     if any(is_tensor(loss) for loss in losses):
@@ -253,6 +256,7 @@ def _step_problem(answer, torch, adam):
         "One step is: loss, optimizer.zero_grad(), loss.backward(), optimizer.step()."
 
 
+@always_a_verdict
 def check_train_step(train_step):
     """Exercise 3: ``train_step(model, optimizer, x, y)`` does one correct step, returns the loss."""
     what = "a function body that does one training step and returns the loss as a float"
@@ -261,13 +265,11 @@ def check_train_step(train_step):
     if not callable(train_step):
         return wrong(f"`train_step` should be a function ({what}); it is {kind(train_step)}.")
     import tensorlab
-    model, optimizer, x, y = _setup(tensorlab, adam=False)
-    try:
-        first = on(tensorlab, train_step)(model, optimizer, x, y)
-    except Exception:  # noqa: BLE001 - reported below, with the run that raised
-        first = None
+    first, error = guard.run(on(tensorlab, train_step), *_setup(tensorlab, adam=False))
     if first is Ellipsis:
         return not_answered(what)
+    if guard.failure(error) is not None:      # stopped, or sys.exit(): no need to try again
+        return wrong(f"`train_step`: {guard.failure(error)[0]}.", guard.failure(error)[1])
     for index, (_, module) in enumerate(libraries()):
         for adam in (False, True):
             problem = _step_problem(train_step, module, adam)

@@ -2,7 +2,8 @@
 coursekit/solutions/lesson17.py).
 
     >>> _ = check_state_predictions(solution.predictions)
-    Correct! An optimizer's state is whatever its update needs to remember; a scheduler only rewrites group["lr"].
+    Correct! An optimizer's state is whatever its update needs to remember; a scheduler only
+             rewrites group["lr"].
 """
 from .check import Case, Question, check_function, check_predictions
 from .compare import differences, is_tensor

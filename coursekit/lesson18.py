@@ -2,13 +2,15 @@
 coursekit/solutions/lesson18.py).
 
     >>> _ = check_batch_predictions(solution.predictions)
-    Correct! ceil(n / batch_size) batches, floor with drop_last; collation stacks tensors and turns ints into int64.
+    Correct! ceil(n / batch_size) batches, floor with drop_last; collation stacks tensors
+             and turns ints into int64.
 """
 import importlib
 
-from .check import Question, check_predictions, correct, not_answered, wrong, is_stub, works_only_on_tensorlab
+from . import guard
+from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
+                    works_only_on_tensorlab)
 from .compare import differences, kind
-from .crosscheck import error_line
 from .libs import libraries
 from .solutions import lesson18 as solution
 
@@ -104,11 +106,13 @@ def _windows_problem(cls, torch):
     reference = class_on(torch, solution.Windows)
     for label, make, k in SERIES:
         where = f"Windows({label})"
-        try:
-            ds, expected = cls(make(torch), k), reference(make(torch), k)
-            length = ds.__len__()
-        except Exception as error:  # noqa: BLE001
-            return f"{where}: it raised {error_line(error)}", ""
+        expected = reference(make(torch), k)
+        ds, error = guard.run(cls, make(torch), k)
+        if error is None:
+            length, error = guard.run(lambda: ds.__len__())  # not len(): a stub returns ...
+        if error is not None:
+            what, why = raised(error)
+            return f"{where}: {what}", why
         if length is Ellipsis:
             return "stub", ""
         n = len(expected)
@@ -123,10 +127,9 @@ def _windows_problem(cls, torch):
                 why = "Count the start positions i for which series[i + k] exists."
             return f"{where}: len() is {length!r}, expected {n}", why
         for i in (0, n - 1):
-            try:
-                got = ds[i]
-            except Exception as error:  # noqa: BLE001
-                return f"{where}[{i}] raised {error_line(error)}", "Item i is (series[i:i+k], series[i+k])."
+            got, error = guard.run(lambda: ds[i])
+            if error is not None:
+                return raised(error, "Item i is (series[i:i+k], series[i+k]).", f"{where}[{i}]")
             if got is Ellipsis:
                 return "stub", ""
             if not isinstance(got, (tuple, list)) or len(got) != 2:
@@ -142,13 +145,19 @@ def _windows_problem(cls, torch):
                 if not differences(got[1], window[-1], grads=False):
                     why = "That is the window's own last value; the target is the next one, series[i + k]."
                 return found[0], why
-    batches = [tuple(x.shape) for x, y in _data(torch).DataLoader(cls(torch.arange(10.0), 3), batch_size=4)]
+    batches, error = guard.run(lambda: [tuple(x.shape) for x, y in
+                                        _data(torch).DataLoader(cls(torch.arange(10.0), 3), batch_size=4)])
+    if error is not None:
+        return raised(error, "A DataLoader calls len() and [i] and stacks the items: each window must be a "
+                             "tensor of k values, each target one value.",
+                      "a DataLoader over Windows(torch.arange(10.0), 3)")
     if batches != [(4, 3), (3, 3)]:
         return (f"a DataLoader over Windows(torch.arange(10.0), 3) gives batches of shapes {batches}",
                 "Windows should batch into (4, 3) and (3, 3).")
     return None
 
 
+@always_a_verdict
 def check_windows(windows_class):
     """Exercise 2: ``Windows(series, k)`` is a Dataset of (series[i:i+k], series[i+k]) pairs."""
     what = "the bodies of __len__ and __getitem__"

@@ -2,9 +2,11 @@
 coursekit/solutions/lesson20.py).
 
     >>> _ = check_smooth(solution.smooth)
-    Correct! TensorBoard's slider: a running average that forgets old values at the rate `weight`, debiased so the curve starts where the data do.
+    Correct! TensorBoard's slider: a running average that forgets old values at the rate
+             `weight`, debiased so the curve starts where the data do.
     >>> _ = check_scalars(solution.scalars)
-    Correct! An event file is a list of Events; each carries a step, a wall time and a summary whose values are tagged.
+    Correct! An event file is a list of Events; each carries a step, a wall time and a
+             summary whose values are tagged.
 
 Exercise 1 is plain Python (``check_function`` runs it on both libraries; it uses neither).
 Exercise 2 reads event files written by ``tensorlab.utils.tensorboard.SummaryWriter`` (tensorboardX
@@ -13,9 +15,9 @@ installed), so it runs on tensorlab only.
 import math
 import tempfile
 
-from .check import Case, check_function, correct, is_stub, not_answered, wrong
+from . import guard
+from .check import Case, always_a_verdict, check_function, correct, is_stub, not_answered, raised, wrong
 from .compare import describe, differences, kind
-from .crosscheck import error_line
 from .solutions import lesson20 as solution
 
 # -- exercise 1: the smoothing slider ------------------------------------------------------------------
@@ -27,12 +29,48 @@ SMOOTH_CASES = [
 ]
 
 
-def _plain_ema(values, weight, start):
+def _ema(values, weight, start=0.0, debias=False, feedback=False, first_i=1):
+    """A running average as a learner may write it: started at ``start``, divided (``debias``) by
+    1 - weight ** i with i counting from ``first_i``, the divided value kept as the average
+    (``feedback``) or not."""
     out, last = [], start
-    for value in values:
+    for i, value in enumerate(values, first_i):
         last = weight * last + (1 - weight) * value
-        out.append(last)
+        shown = last / (1 - weight ** i) if debias else last
+        if feedback:
+            last = shown
+        out.append(shown)
     return out
+
+
+_KEPT = ("`weight` is how much of the *old* average is kept at each step (weight 0: no smoothing at all), "
+         "so the previous average is multiplied by `weight` and the new value by `1 - weight`.")
+_CORRECTION = ("An average started at 0 is pulled towards 0 at first (a constant curve of 5s would start at "
+               "0.5); the bias correction repairs that: divide each step's average by the total weight its "
+               "terms have so far, `1 - weight ** i`, with i the number of values seen.")
+
+
+def _smoothing_mistakes(values, weight):
+    """(what a plausible wrong answer returns, what its author probably did)."""
+    swapped = 1 - weight
+    return [
+        (lambda: _ema(values, weight), "The bias correction is missing. " + _CORRECTION),
+        (lambda: _ema(values, swapped), "Two things: the weights are swapped -- " + _KEPT + " -- and the bias "
+                                        "correction is missing. " + _CORRECTION),
+        (lambda: _ema(values, swapped, debias=True), "The weights are swapped: " + _KEPT),
+        (lambda: _ema(values, weight, start=values[0]),
+         "Starting the average at the first value is an older way (TensorBoard before 2019); the slider "
+         "today starts at 0 and applies the bias correction. " + _CORRECTION),
+        (lambda: _ema(values, swapped, start=values[0]),
+         "The weights are swapped: " + _KEPT + " (And the slider starts the average at 0, with the bias "
+         "correction, not at the first value.)"),
+        (lambda: _ema(values, weight, debias=True, feedback=True),
+         "The corrected value went back into the running average, so the next step corrects it again. "
+         "The correction is only for what you put in the list; the average itself stays uncorrected."),
+        (lambda: _ema(values, weight, debias=True, first_i=2),
+         "The bias correction is one step off: after the first value its terms have total weight "
+         "`1 - weight ** 1`, so i counts from 1."),
+    ]
 
 
 def _close(got, expected):
@@ -51,16 +89,22 @@ def _diagnose_smooth(got, expected, args, torch):
         return "Return a list with one smoothed number per value."
     if not isinstance(got, (list, tuple)):
         return "Return a list: one smoothed value per step, as TensorBoard draws a whole curve."
-    if _close(got, _plain_ema(values, weight, 0.0)):
-        return ("Started at 0, the average is pulled towards 0 at first (a constant curve of 5s starts at 0.5): "
-                "divide each value by 1 - weight ** i, the total weight its terms have so far.")
-    if _close(got, _plain_ema(values, weight, values[0])):
-        return ("Starting the average at the first value is an older way (TensorBoard before 2019); the slider "
-                "today starts at 0 and divides by 1 - weight ** i.")
-    if _close(got, solution.smooth(values, 1 - weight)):
-        return ("`weight` is how much of the *old* average is kept: last = weight * last + (1 - weight) * value "
-                "(weight 0 means no smoothing at all).")
-    return ""
+    if len(got) != len(values):
+        return "Return one smoothed value per value: the list is as long as `values`."
+    for mistake, why in _smoothing_mistakes(values, weight):
+        try:
+            if _close(got, mistake()):
+                return why
+        except ZeroDivisionError:      # a variant that divides by 1 - 1 ** i (weight 0, swapped)
+            continue
+    if not _close(got[:1], expected[:1]):
+        return (f"Your first smoothed value is {describe(got[0])}, but after one step the corrected average has "
+                "seen only the first value, so it must equal it. Look at the first turn of your loop: where "
+                "the average starts (0), how much of the new value it takes (`1 - weight`) and what it is "
+                "divided by (`1 - weight ** 1`).")
+    return ("The first value is right, the later ones are not: look at how the running average is updated "
+            "(the old average times `weight`, plus the new value times `1 - weight`) and at what each step "
+            "is divided by (`1 - weight ** i`, with i the number of values seen).")
 
 
 def check_smooth(smooth):
@@ -101,6 +145,7 @@ def _scalars_hint(got, expected):
     return ""
 
 
+@always_a_verdict
 def check_scalars(scalars):
     """Exercise 2: ``scalars(log_dir, tag)`` -> the [(step, value), ...] of one tag, from the event files."""
     what = "a function body that returns a list of (step, value) pairs"
@@ -112,11 +157,11 @@ def check_scalars(scalars):
         _write_logs(log_dir)
         for tag in ("loss/train", "accuracy/test", "no/such/tag"):
             expected = solution.scalars(log_dir, tag)
-            try:
-                got = scalars(log_dir, tag)
-            except Exception as error:  # noqa: BLE001 - the learner's error is what we report
-                return wrong(f"`scalars(log_dir, {tag!r})` raised {error_line(error)}.",
-                             "Loop over event_files(log_dir), then read_events(path), then event.summary.value.")
+            got, error = guard.run(scalars, log_dir, tag)
+            if error is not None:
+                found, why = raised(error, "Loop over event_files(log_dir), then read_events(path), then "
+                                           "event.summary.value.", f"`scalars(log_dir, {tag!r})`")
+                return wrong(f"{found}.", why)
             if got is Ellipsis:
                 return not_answered(what)
             got_list = [tuple(p) if isinstance(p, (list, tuple)) else p for p in got] \

@@ -1,9 +1,11 @@
 """Exercise checks of course/21_sequences.ipynb (reference solutions: coursekit/solutions/lesson21.py).
 
     >>> _ = check_lstm_shapes(solution.predictions)
-    Correct! Weights stack the 4 gates as rows; outputs are the last layer at every step, h_n every layer at the last step.
+    Correct! Weights stack the 4 gates as rows; outputs are the last layer at every step,
+             h_n every layer at the last step.
     >>> _ = check_lstm_step(solution.lstm_step)
-    Correct! Four gates from one matmul; the cell state is only scaled and added to -- the path gradients travel along.
+    Correct! Four gates from one matmul; the cell state is only scaled and added to -- the
+             path gradients travel along.
 """
 from .check import Case, Question, check_function, check_predictions
 from .compare import differences

@@ -1,9 +1,11 @@
 """Exercise checks of course/22_gpus.ipynb (reference solutions: coursekit/solutions/lesson22.py).
 
     >>> _ = check_devices(solution.predictions)
-    Correct! A device is a name -- type and index -- that any machine can make; only putting data there needs the GPU.
+    Correct! A device is a name -- type and index -- that any machine can make; only putting
+             data there needs the GPU.
     >>> _ = check_load_on_cpu(solution.load_on_cpu)
-    Correct! map_location decides where the loaded tensors go, whatever device they were saved from.
+    Correct! map_location decides where the loaded tensors go, whatever device they were
+             saved from.
 
 Exercise 2 needs a checkpoint saved from a GPU; :func:`gpu_checkpoint` makes one on any machine by
 writing a tensorlab checkpoint whose manifest records ``cuda:0`` (tensorlab's format, so this
@@ -14,9 +16,9 @@ import os
 import tempfile
 import zlib
 
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
+from . import guard
+from .check import Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong
 from .compare import describe, differences, kind
-from .crosscheck import error_line
 from .solutions import lesson22 as solution
 
 # -- exercise 1: devices ------------------------------------------------------------------------------
@@ -96,6 +98,7 @@ def _load_hint(error):
     return "torch.load(path, map_location=...) loads and moves in one go."
 
 
+@always_a_verdict
 def check_load_on_cpu(load_on_cpu):
     """Exercise 2: ``load_on_cpu(path)`` loads a checkpoint saved on a GPU machine, with every tensor on the CPU."""
     import tensorlab
@@ -109,10 +112,10 @@ def check_load_on_cpu(load_on_cpu):
         path = os.path.join(folder, "trained_on_a_gpu.pth")
         with open(path, "wb") as f:
             f.write(gpu_checkpoint(_saved(tensorlab)))
-        try:
-            got = load_on_cpu(path)
-        except Exception as error:  # noqa: BLE001 - the learner's error is what we report
-            return wrong(f"`load_on_cpu` raised {error_line(error)}", _load_hint(error))
+        got, error = guard.run(load_on_cpu, path)
+        if error is not None:
+            found, why = raised(error, _load_hint(error), "`load_on_cpu`")
+            return wrong(found, why)
     if got is Ellipsis:
         return not_answered(what)
     if not isinstance(got, dict):

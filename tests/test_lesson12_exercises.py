@@ -162,6 +162,11 @@ def _in_place(state):
         state[key.replace("hidden", "0").replace("out", "2")] = state.pop(key)
 
 
+def _in_place_returned(state):
+    _in_place(state)
+    return state              # the right keys -- but the old model's checkpoint is gone
+
+
 @pytest.mark.parametrize("answer, phrases", [
     (lambda s: {k.replace("hidden", "0").replace("out", "1"): v for k, v in s.items()},
      ['Missing key(s) in state_dict: "2.weight", "2.bias".', 'Unexpected key(s) in state_dict: "1.weight"',
@@ -171,7 +176,9 @@ def _in_place(state):
      ["size mismatch for 0.weight", "hidden (4 -> 8) is model[0]"]),
     (lambda s: {k.replace("hidden", "0").replace("out", "2"): v for k, v in s.items() if "weight" in k},
      ['Missing key(s) in state_dict: "0.bias", "2.bias"', "weights and biases"]),
-    (_in_place, ["returned None", "Did you forget `return`?"]),
+    (_in_place, ["changed its input in place: `state` has other keys now", "build a new dict"]),
+    (_in_place_returned, ["changed its input in place", "Leave `state` as it is"]),
+    (lambda s: None, ["returned None", "Did you forget `return`?"]),
     (lambda s: list(s.values()), ["returned a list of 4 items", "needs a dict of tensors"]),
     (lambda s: s["hidden"], ["raised KeyError", "Loop over state.items()"]),
 ])
