@@ -1,10 +1,32 @@
-"""Reading a checkpoint back: check every byte and every field before trusting it.
+r"""Reading checkpoints of older tensorlab versions: a JSON manifest and raw bytes, checked before trusted.
 
-The file format is described in tensorlab/serialization.py. A checkpoint may come from anywhere, so
-the reader treats it as hostile: every length is checked against the bytes really present (a header
-claiming a terabyte allocates nothing), every field against its documented type and range (a shape
-whose element count overflows, a view reaching past its storage), and every failure is a
-``CheckpointError`` saying what was wrong -- never a NumPy error, a RecursionError or a crash.
+Before tensorlab wrote PyTorch's format (tensorlab/serialization.py), ``tensorlab.save`` wrote this
+one, which ``load`` still reads (it recognises the magic bytes). All integers are little-endian::
+
+    offset   size  field
+    0        14    magic b"\x89TENSORLAB\r\n\x1a\n"
+    14       4     format version, uint32 (1 or 2)
+    18       8     M: manifest length in bytes, uint64
+    26       8     D: tensor-data length in bytes, uint64
+    34       4     CRC32 of the manifest, uint32
+    38       4     CRC32 of bytes 14..37 (the four fields above), uint32
+    42       M     manifest: UTF-8 JSON
+    42+M     D     tensor data: the blocks, one after another
+
+The manifest is ``{"format": "tensorlab-checkpoint", "version": 2, "root": NODE, "blocks": [BLOCK]}``
+where ``BLOCK = {"name": "fc.weight", "offset": 0, "nbytes": 48, "crc32": 12345}`` and ``NODE`` is one
+of ``{"type": "none" | "bool" | "int" | "float" | "str" | "dtype" | "device", "value": ...}``,
+``{"type": "size" | "list" | "tuple", "items": [...]}``, ``{"type": "dict" | "OrderedDict" | "Counter",
+"items": [[KEY, VALUE], ...]}`` (+ ``"metadata"``) or ``{"type": "tensor", "tensor": 0, "dtype":
+"float32", "shape": [2, 3], "stride": [3, 1], "storage_offset": 0, "device": "cpu", "requires_grad":
+false, "parameter": false, "block": 0}``. Version 1 files have no ``tensor``, ``stride`` or
+``storage_offset`` (each block is one contiguous tensor).
+
+A checkpoint may come from anywhere, so the reader treats it as hostile: every length is checked
+against the bytes really present (a header claiming a terabyte allocates nothing), every field
+against its documented type and range (a shape whose element count overflows, a view reaching past
+its storage), and every failure is a ``CheckpointError`` saying what was wrong -- never a NumPy
+error, a RecursionError or a crash.
 """
 import json
 import re
@@ -34,7 +56,7 @@ _CHUNK = 1 << 24
 
 
 class CheckpointError(RuntimeError):
-    """A file that is not a valid tensorlab checkpoint (wrong kind, truncated, corrupted, malformed)."""
+    """A file that is not a valid checkpoint (wrong kind, truncated, corrupted, malformed) -- of either format."""
 
 
 class Reader:
@@ -59,10 +81,8 @@ class Reader:
     def _header(self):
         head = self.f.read(HEADER_SIZE)
         if len(head) < len(MAGIC) or head[:len(MAGIC)] != MAGIC:
-            hint = (" (it looks like a PyTorch zip/pickle checkpoint, which tensorlab does not read: "
-                    "pickles can run code)" if head[:2] == b"PK" or head[:1] == b"\x80" else "")
-            raise CheckpointError(f"not a tensorlab checkpoint: the file does not start with the tensorlab "
-                                  f"magic bytes{hint}")
+            raise CheckpointError("not a tensorlab checkpoint: the file does not start with the tensorlab "
+                                  "magic bytes")
         if len(head) < HEADER_SIZE:
             raise CheckpointError("truncated checkpoint: the header is incomplete")
         fields = head[len(MAGIC):len(MAGIC) + FIELDS.size]

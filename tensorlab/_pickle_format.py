@@ -92,6 +92,8 @@ class CheckpointPickler(pickle._Pickler):
             return Device, (obj.type,) if obj.index is None else (obj.type, obj.index)
         if type(obj) is Size:
             return Size, (tuple(obj),)
+        if isinstance(obj, OrderedDict) and type(obj) is not OrderedDict and _torch_names.torch_name(type(obj)):
+            return OrderedDict, (), None, None, iter(obj.items())    # a module's hook dicts: as in PyTorch
         return NotImplemented
 
     def save_global(self, obj, name=None):
