@@ -20,3 +20,15 @@ for _family in FAMILIES:
 
 for _name in [*DIFFERENTIABLE, *NOT_DIFFERENTIABLE]:
     globals()[_name] = with_out(globals()[_name], _name)
+
+# NumPy's ``axis=``/``keepdims=`` wherever PyTorch's C++ argument parser takes them (ops/numpy_names.py)
+from . import numpy_names as _numpy_names  # noqa: E402
+
+for _name in __all__:
+    _fn = globals()[_name]
+    if _name not in _numpy_names.WRITTEN_IN_PYTHON and callable(_fn) and _numpy_names.takes_dim(_fn):
+        globals()[_name] = _numpy_names.accept_numpy_names(_fn)
+for _name, _fn in list(vars(_t.Tensor).items()):
+    if (_name not in _numpy_names.METHODS_WRITTEN_IN_PYTHON and callable(_fn) and not isinstance(_fn, type)
+            and _numpy_names.takes_dim(_fn)):
+        setattr(_t.Tensor, _name, _numpy_names.accept_numpy_names(_fn))
