@@ -143,7 +143,7 @@ def test_live_plot_is_a_png_in_the_output_filled_kernel_side():
     assert isinstance(png, str) and len(png) > 1000               # base64 of a real image
     m.close()
     (final,) = view.plot.outputs
-    assert final["data"]["text/html"] == m.to_svg()
+    assert final["data"]["text/html"] == m.chart_html() and "<svg" not in m.chart_html()
     assert "[" not in view.progress.value                         # no times once closed
 
 
@@ -166,10 +166,10 @@ def test_summary_svg_depends_on_the_values_only():
     third = run_a_training(clock)
     assert first.to_svg() == second.to_svg() == third.to_svg()
     assert first.to_html() == third.to_html()
-    assert first.widget.plot.outputs[0]["data"]["text/html"] == first.to_svg()
+    assert first.widget.plot.outputs[0]["data"]["text/html"] == first.chart_html()
     svg = first.to_svg()
     assert svg.startswith("<svg") and svg.count("<path") == 4   # loss, test loss, test accuracy, lr
-    assert "test 0.975" in svg and "lr 0.01351" in svg
+    assert "test 0.975" in svg and "lr 0.0135" in svg          # rounded: 3 significant digits
 
 
 def test_summary_svg_is_identical_in_another_process():
@@ -179,7 +179,7 @@ def test_summary_svg_is_identical_in_another_process():
             "m.update(49, accuracy=0.93); m.close(); print(m.to_html())")
     runs = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
             for _ in range(2)]
-    assert runs[0] == runs[1] and "<svg" in runs[0]
+    assert runs[0] == runs[1] and '<img data-measured="true" src="data:image/svg+xml;base64,' in runs[0]
 
 
 def test_nan_breaks_the_curve_and_ticks_are_round():

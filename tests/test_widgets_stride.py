@@ -296,7 +296,7 @@ def test_mimebundle_has_text_and_the_static_drawing():
     ex.apply("t()")
     bundle = ex._repr_mimebundle_()
     assert bundle["text/plain"] == "StrideExplorer(x.t(): view (same storage), shape (4, 3), stride (1, 4), offset 0)"
-    assert bundle["text/html"].startswith('<div class="tensorlab-stride-explorer"><svg')
+    assert bundle["text/html"].startswith('<div class="tensorlab-stride-explorer"><img src="data:image/svg+xml;')
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
@@ -348,6 +348,9 @@ def test_view_cell_buttons_select_and_write():
     view.write_button.click()
     assert ex.history[0].tensor[1, 2].item() == 42.0
     assert target.description == "42." and target.style.button_color == PALETTE["written"]
+    # a write says what it did, in words
+    assert "wrote 42. into x.t()[2, 1]: storage[6], seen by x and x.t()" in view.error.value
+    assert "tensorlab-status" in view.error.value and "wrote 42." in ex.to_html()
 
 
 def test_view_write_without_a_selection_says_what_to_do():

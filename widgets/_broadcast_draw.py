@@ -8,25 +8,29 @@ from ._svg import PALETTE, escape
 COLUMN = 76           # one dimension of the table
 ROW = 38
 MARK_TEXT = {"equal": "equal", "stretched": "stretched", "missing": "missing", "incompatible": "\u2717 no match"}
-LEGEND = ("sizes line up on the right. equal: same size \u00b7 stretched: size 1 read again and again "
-          "(stride 0) \u00b7 missing: a size-1 dim is prepended, then stretched")
+LEGEND = ("sizes line up on the right, then in each dimension:",     # short lines: never cut off at the right
+          "  equal: the same size",
+          "  stretched: size 1, its one element read again and again (stride 0)",
+          "  missing: a size-1 dim is prepended, then stretched")
 
 
 def draw(model):
     canvas = Sheet()
     canvas.text(10, 18, f"{model.expression()}: broadcasting {len(model.names)} shapes", anchor="start",
                 size=14, weight="bold")
-    canvas.text(10, 36, LEGEND, anchor="start", size=11, fill=PALETTE["muted"])
-    y = _draw_table(canvas, model, 48)
+    for i, line in enumerate(LEGEND):
+        canvas.text(10, 36 + 15 * i, line, anchor="start", size=12, fill=PALETTE["muted"])
+    y = _draw_table(canvas, model, 36 + 15 * len(LEGEND) - 4)
     if model.result is None:
         k = model.failing_step
         where = (f"{model.names[0]} + {model.names[1]}" if k == 1 else
                  f"adding {model.names[k]} to {' + '.join(model.names[:k])} (that sum is tensor a)")
-        canvas.text(10, y + 16, f"{where}: RuntimeError: {model.broadcast_error}", anchor="start", weight="bold",
-                    fill=PALETTE["bad"])
+        lines = [f"{where}: RuntimeError:"] + _wrap(model.broadcast_error, 64)
+        for i, line in enumerate(lines):
+            canvas.text(10, y + 16 + 16 * i, line, anchor="start", weight="bold", fill=PALETTE["bad"])
         if model.failing_dim is not None:
-            canvas.text(10, y + 34, f"(highlighted: dim {model.failing_dim} of the table, where the sizes differ "
-                        "and neither is 1)", anchor="start", size=11, fill=PALETTE["bad"])
+            canvas.text(10, y + 20 + 16 * len(lines), f"(highlighted: dim {model.failing_dim} of the table, where "
+                        "the sizes differ and neither is 1)", anchor="start", size=12, fill=PALETTE["bad"])
     else:
         y = _draw_grids(canvas, model, y + 8)
     return canvas.fit(min_width=560).to_svg()
@@ -98,19 +102,27 @@ def _draw_grids(canvas, model, y):
     then the result; with the selected result element and what it reads highlighted."""
     shape = model.result_shape
     if model.result.numel() > 144:
-        canvas.text(10, y + 16, f"(the grids are drawn for results of up to 144 elements; this one has "
-                    f"{model.result.numel()})", anchor="start", size=11, fill=PALETTE["muted"])
-        return y + 24
+        canvas.text(10, y + 16, f"the grids of elements are left out: the result has {model.result.numel():,} "
+                    "elements", anchor="start", size=12, fill=PALETTE["muted"])
+        canvas.text(10, y + 32, "(they are drawn up to 144; select(index) still names what an element reads)",
+                    anchor="start", size=12, fill=PALETTE["muted"])
+        pick = model.pick()
+        if pick is not None:
+            canvas.text(10, y + 52, pick.formula, anchor="start", weight="bold")
+            return y + 62
+        return y + 40
     pick = model.pick()
-    canvas.text(10, y + 16, "each operand as it is read (ghost cells: stretched copies, never stored), "
-                "and the result", anchor="start", size=11, fill=PALETTE["muted"])
+    canvas.text(10, y + 16, "each operand as it is read (ghost cells: stretched copies, never stored),",
+                anchor="start", size=12, fill=PALETTE["muted"])
+    canvas.text(10, y + 31, "and the result", anchor="start", size=12, fill=PALETTE["muted"])
+    y += 15
     y += 28
     _, _, (grid_w, grid_h) = grid_layout(shape)
     pieces = [(f"{n}.expand{shape}", e, t) for (n, e), t in zip(model.expanded().items(), model.tensors)]
     pieces.append((model.expression(), model.result, None))
     x, row_top, row_h = 10, y, 0
     for k, (title, tensor, operand) in enumerate(pieces):
-        if x > 10 and x + grid_w > 900:
+        if x > 10 and x + grid_w > 600:
             x, row_top = 10, row_top + row_h + 30
         canvas.text(x, row_top + 12, title, anchor="start", weight="bold")
         _draw_piece(canvas, x, row_top + 18, tensor, operand, model.selected)
@@ -145,18 +157,35 @@ def _draw_piece(canvas, x, y, tensor, operand, selected):
     draw_grid(canvas, x, y, tuple(tensor.shape), paint)
 
 
+def _wrap(text, width):
+    """``text`` in lines of at most about ``width`` characters, broken between words."""
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + [line] if line else lines
+
+
+def gradients_error_html(error):
+    return (f'<div class="tensorlab-broadcast-gradients" style="color:{PALETTE["bad"]}">no backward: '
+            f"the forward already fails -- RuntimeError: {escape(error)}</div>")
+
+
 def draw_gradients(view):
-    """HTML: each operand's ``.grad`` after ``(a + b).sum().backward()``, and the sum that explains it."""
-    if view.error:
-        return (f'<div class="tensorlab-broadcast-gradients" style="color:{PALETTE["bad"]}">no backward: '
-                f"the forward already fails -- RuntimeError: {escape(view.error)}</div>")
+    """SVG: each operand's ``.grad`` after ``(a + b).sum().backward()``, and the sum that explains it."""
     canvas = Sheet()
     expression = " + ".join(view.names)
-    canvas.text(10, 18, f"({expression}).sum() = {format_value(view.total)}, then .backward(): every element of "
-                f"{expression} {view.result_shape} sends back a gradient of 1", anchor="start", weight="bold")
-    canvas.text(10, 36, "an operand element that was read n times (stretched) receives n of them: its .grad "
-                "is their sum", anchor="start", size=11, fill=PALETTE["muted"])
-    y = 52
+    canvas.text(10, 18, f"({expression}).sum() = {format_value(view.total)}, then .backward():", anchor="start",
+                weight="bold")
+    canvas.text(10, 34, f"every element of {expression} {view.result_shape} sends back a gradient of 1",
+                anchor="start", weight="bold")
+    canvas.text(10, 52, "an operand element that was read n times (stretched) receives n of them:",
+                anchor="start", size=12, fill=PALETTE["muted"])
+    canvas.text(10, 67, "its .grad is their sum", anchor="start", size=12, fill=PALETTE["muted"])
+    y = 80
     for name in view.names:
         grad = view.grads[name]
         dropped, kept = view.reductions[name]
@@ -169,8 +198,8 @@ def draw_gradients(view):
         if kept:
             parts.append(f"its dims {list(kept)} were stretched from size 1: summed, kept as size 1")
         why = "; ".join(parts) or "never stretched: one gradient per element"
-        canvas.text(10, y + 30, why, anchor="start", size=11)
-        canvas.text(10, y + 46, f"{name}.grad == {code}: {ok}", anchor="start", size=11,
+        canvas.text(10, y + 30, why, anchor="start", size=12)
+        canvas.text(10, y + 46, f"{name}.grad == {code}: {ok}", anchor="start", size=12,
                     fill=PALETTE["ok"] if ok else PALETTE["bad"])
         y += 54
         if grad.numel() <= 144:
@@ -181,4 +210,4 @@ def draw_gradients(view):
                                   MINI_W, MINI_H, labels=False)
             y += h
         y += 14
-    return f'<div class="tensorlab-broadcast-gradients">{canvas.fit(min_width=560).to_svg()}</div>'
+    return canvas.fit(min_width=560).to_svg()

@@ -24,14 +24,14 @@ class BroadcastView(w.VBox):
                             for name, s in zip(model.names, model.shapes)]
         self.shapes_button = w.Button(description="Broadcast", button_style="primary", layout=w.Layout(width="100px"),
                                       tooltip="use these shapes (each operand becomes arange(n) in that shape)")
-        self.shapes_button.on_click(lambda _: self._set_shapes())
+        self.shapes_button.on_click(lambda _: model._from_control(self._set_shapes))
         self.gradients_button = w.ToggleButton(description="Gradients", tooltip="run (a + b).sum().backward()",
                                                layout=w.Layout(width="100px"))
         self.gradients_button.observe(lambda _: self.update(), names="value")
         self.error = w.HTML()
         self.hint = w.HTML()
         self.cells = w.GridBox(layout=w.Layout(grid_gap="0px", align_content="flex-start"))
-        self.picture = w.HTML(layout=w.Layout(overflow="auto", flex="1 1 auto", min_width="0"))
+        self.picture = w.HTML(layout=w.Layout(overflow="auto", flex="1 1 560px", min_width="0"))
         self.gradients = w.HTML()
         self._grid_for = None
         self._cell_layout = w.Layout(**BUTTON)     # one layout shared by every cell button
@@ -39,8 +39,9 @@ class BroadcastView(w.VBox):
             w.HBox(self.shape_boxes + [self.shapes_button, self.gradients_button],
                    layout=w.Layout(flex_flow="row wrap")),
             self.error,
+            # the picture moves below the click targets when the two do not fit side by side
             w.HBox([w.VBox([self.hint, self.cells], layout=w.Layout(flex="0 0 auto")), self.picture],
-                   layout=w.Layout(align_items="flex-start")),
+                   layout=w.Layout(align_items="flex-start", flex_flow="row wrap", grid_gap="8px")),
             self.gradients,
         ])
         self.add_class("tensorlab-broadcast-explorer")
@@ -63,8 +64,8 @@ class BroadcastView(w.VBox):
             self.hint.value = f"<small>{model.result.numel()} elements: use <code>select(index)</code></small>"
             return
         self.hint.value = f"<small>click an element of {escape(model.expression())}:</small>"
-        fill_click_pad(self.cells, shape, shape[-1] if shape else 1, f"({model.expression()})", model.select,
-                       self._cell_layout)
+        fill_click_pad(self.cells, shape, shape[-1] if shape else 1, f"({model.expression()})",
+                       lambda index: model._from_control(model.select, index), self._cell_layout)
 
     def update(self):
         model = self.model
@@ -82,4 +83,6 @@ class BroadcastView(w.VBox):
                 button.style.button_color = PALETTE["selected"] if button.index == model.selected else None
         self.error.value = error_html(model.error) if model.error else ""
         self.picture.value = model.to_svg()
-        self.gradients.value = model.gradient_view().to_html() if self.gradients_button.value else ""
+        gradients = model.gradient_view() if self.gradients_button.value else None
+        self.gradients.value = ("" if gradients is None else gradients.to_html() if gradients.error else
+                                f'<div class="tensorlab-broadcast-gradients">{gradients.to_svg()}</div>')

@@ -16,6 +16,7 @@ the tensor's own (shape, stride, storage_offset) to a storage of position number
 """
 import itertools
 import math
+import operator
 
 from ._svg import PALETTE, Canvas
 
@@ -86,6 +87,36 @@ def indices(shape):
 def index_text(index):
     """``[1, 2]`` for an index tuple (``[]`` for the 0-d one)."""
     return "[" + ", ".join(map(str, index)) + "]"
+
+
+def element_index(index, ndim, what="select"):
+    """``index`` as a tuple of ``ndim`` ints -- one element, as ``x[1, 2]`` picks it; TypeError or
+    IndexError, naming what is expected, for anything else. ``True``/``False`` are refused: in
+    PyTorch indexing they are masks (``x[True]`` adds a dimension of size 1), not positions.
+
+    >>> element_index([1, 0], 2), element_index(3, 1)
+    ((1, 0), (3,))
+    """
+    items = tuple(index) if isinstance(index, (tuple, list)) else (index,)
+    example = "(" + ", ".join("1021"[:ndim]) + ("," if ndim == 1 else "") + ")"
+    for item in items:
+        if isinstance(item, bool) or not _is_int(item):
+            why = (" (True and False index like a mask in PyTorch: x[True] adds a dimension)" if isinstance(item, bool)
+                   else " (slices, None, ... and lists pick several elements: apply them as a step, e.g. '[:, 0]')"
+                   if item is None or item is Ellipsis or isinstance(item, (slice, list, tuple)) else "")
+            raise TypeError(f"{what}() picks one element: give one int per dimension, such as {example}; "
+                            f"got {index!r}{why}")
+    if len(items) != ndim:
+        raise IndexError(f"{what}() picks one element: give {ndim} indices (one per dimension), got {len(items)}")
+    return tuple(operator.index(i) for i in items)
+
+
+def _is_int(value):
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _slice_leads(shape):

@@ -10,7 +10,7 @@ targets (one per element, laid out like the logical grid) and the SVG is the pic
 import ipywidgets as w
 
 from ._grid import format_value, index_text, indices
-from ._svg import PALETTE, error_html, escape
+from ._svg import PALETTE, error_html, escape, status_html
 from .stride_explorer import COMMON_OPS
 
 BUTTON = dict(width="46px", height="28px", padding="0px", margin="1px")
@@ -45,20 +45,20 @@ class StrideView(w.VBox):
         self.op_buttons = [w.Button(description=op, tooltip=f"apply .{op}" if op[0] != "[" else f"apply {op}",
                                     layout=w.Layout(width="auto")) for op in COMMON_OPS]
         for button in self.op_buttons:
-            button.on_click(lambda b: model.apply(b.description))
+            button.on_click(lambda b: model._from_control(model.apply, b.description))
         self.back_button = w.Button(description="Back", tooltip="undo the last step", layout=w.Layout(width="70px"))
-        self.back_button.on_click(lambda _: model.back())
+        self.back_button.on_click(lambda _: model._from_control(model.back))
         self.text = w.Text(placeholder="transpose(0, 1)   [:, ::2]   t().reshape(6)", description="op:",
                            style=LABEL, layout=w.Layout(width="340px"))
         self.apply_button = w.Button(description="Apply", button_style="primary", layout=w.Layout(width="70px"))
-        self.apply_button.on_click(lambda _: self._apply_text())
+        self.apply_button.on_click(lambda _: model._from_control(self._apply_text))
         self.value = w.FloatText(value=100.0, description="value:", style=LABEL, layout=w.Layout(width="170px"))
         self.write_button = w.Button(description="Write into selected cell", layout=w.Layout(width="190px"))
-        self.write_button.on_click(lambda _: self._write())
+        self.write_button.on_click(lambda _: model._from_control(self._write))
         self.error = w.HTML()
         self.hint = w.HTML()
         self.cells = w.GridBox(layout=w.Layout(grid_gap="0px", align_content="flex-start"))
-        self.picture = w.HTML(layout=w.Layout(overflow="auto", flex="1 1 auto", min_width="0"))
+        self.picture = w.HTML(layout=w.Layout(overflow="auto", flex="1 1 560px", min_width="0"))
         self.expression = w.HTML()
         self._grid_for = None   # (expression, shape) the buttons were made for
         self._cell_layout = w.Layout(**BUTTON)     # one layout shared by every cell button
@@ -67,8 +67,9 @@ class StrideView(w.VBox):
             w.HBox([self.text, self.apply_button, self.value, self.write_button],
                    layout=w.Layout(flex_flow="row wrap")),
             self.error,
+            # the picture moves below the click targets when the two do not fit side by side
             w.HBox([w.VBox([self.hint, self.cells], layout=w.Layout(flex="0 0 auto")), self.picture],
-                   layout=w.Layout(align_items="flex-start")),
+                   layout=w.Layout(align_items="flex-start", flex_flow="row wrap", grid_gap="8px")),
             self.expression,
         ])
         self.add_class("tensorlab-stride-explorer")
@@ -97,7 +98,8 @@ class StrideView(w.VBox):
         self.hint.value = "<small>click a cell:</small>"
         shape = tuple(t.shape)
         cols = min(shape[-1], 8) if len(shape) == 1 else shape[-1] if shape else 1   # 1-D wraps every 8
-        fill_click_pad(self.cells, shape, cols, model.expression, model.select, self._cell_layout)
+        fill_click_pad(self.cells, shape, cols, model.expression,
+                       lambda index: model._from_control(model.select, index), self._cell_layout)
 
     def update(self):
         model, t = self.model, self.model.current
@@ -114,7 +116,8 @@ class StrideView(w.VBox):
                 hit = written and t[button.index].storage_offset() == model.written[1]
                 button.style.button_color = (PALETTE["written"] if hit else PALETTE["selected"]
                                              if button.index == model.selected else None)
-        self.error.value = error_html(model.error) if model.error else ""
+        self.error.value = (error_html(model.error) if model.error else
+                            status_html(model.status) if model.status else "")
         self.picture.value = model.to_svg()
         self.expression.value = (f"<span style='color:{PALETTE['muted']}'>expression so far:</span> "
                                  f"<code>{escape(model.expression)}</code>")

@@ -141,3 +141,9 @@ def error_html(message):
     """An error shown inline in a widget, in PyTorch's words (the widget keeps its previous state)."""
     return (f'<div class="tensorlab-error" style="color:{PALETTE["bad"]};font-family:monospace;'
             f'white-space:pre-wrap;line-height:1.4">{escape(message)}</div>')
+
+
+def status_html(message):
+    """A confirmation shown inline in a widget: what the last action did (``wrote 100. into ...``)."""
+    return (f'<div class="tensorlab-status" style="color:{PALETTE["ok"]};font-family:monospace;'
+            f'white-space:pre-wrap;line-height:1.4">{escape(message)}</div>')

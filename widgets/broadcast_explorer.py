@@ -24,18 +24,27 @@ gradients from a real backward.
     >>> g = bx.gradient_view()         # (a + b).sum().backward() on real leaf tensors
     >>> g.grads["a"].tolist(), g.grads["b"].tolist()
     ([[4.0], [4.0], [4.0]], [3.0, 3.0, 3.0, 3.0])
+
+The shape table needs no elements, so large shapes are fine (NumPy's classic example below has 1680
+result elements); only the element grids are left out of the drawing:
+
+    >>> BroadcastExplorer((8, 1, 6, 1), (7, 1, 5)).result_shape
+    (8, 7, 6, 5)
+    >>> bx.set_shapes(None, (4,))      # bad input: said inline, nothing changed
+    >>> bx.error
+    "not accepted: a shape is a tuple of sizes such as (3, 1), an int, or text such as '3, 1'; got None"
 """
 import functools
 import operator
 import re
 from collections import namedtuple
 
-from ._base import WidgetModel
-from ._grid import format_value, index_text, indices, storage_positions
+from ._base import WidgetModel, error_text
+from ._grid import element_index, format_value, index_text, indices, storage_positions
 from ._parse import ParseError, parse_shape
-from ._svg import error_html
+from ._svg import error_html, svg_img
 
-MAX_ELEMENTS = 1024    # an operand or a result this explorer accepts
+MAX_ELEMENTS = 10**6   # an operand or a result this explorer computes for real (the table needs no more)
 MAX_GRID = 144         # result elements up to which the stretched grids are drawn
 MAX_BUTTONS = 64       # result cells offered as click targets
 NAMES = "abcdefgh"
@@ -77,7 +86,8 @@ class BroadcastExplorer(WidgetModel):
         except RuntimeError:
             numel = 0
         if numel > MAX_ELEMENTS:
-            raise ValueError(f"this explorer draws results of up to {MAX_ELEMENTS} elements; this one has {numel}")
+            raise ValueError(f"this explorer computes results of up to {MAX_ELEMENTS:,} elements; this one would "
+                             f"have {numel:,} (the drawing still shows the previous shapes)")
         result, message, failing_dim, failing_step = tensors[0], None, None, None
         for k, operand in enumerate(tensors[1:], start=1):      # a + b + c is (a + b) + c
             try:
@@ -156,19 +166,18 @@ class BroadcastExplorer(WidgetModel):
             self.error = None
         self.refresh()
 
-    def select(self, index):
-        """Pick one element of the result: which stored element of each operand it reads, and the sum.
-        Returns a Pick (``reads``: name -> the operand's own index)."""
+    def select(self, *index):
+        """Pick one element of the result -- ``select(1, 2)`` or ``select((1, 2))`` -- and see which
+        stored element of each operand it reads, and the sum. Returns a Pick (``reads``: name -> the
+        operand's own index); bad input is said inline (``.error``) and returns None."""
         try:
             if self.result is None:
                 raise RuntimeError(self.broadcast_error)
-            index = tuple(index) if isinstance(index, (tuple, list)) else (index,)
-            if len(index) != self.result.dim():
-                raise IndexError(f"select one element: give {self.result.dim()} indices, got {len(index)}")
+            index = element_index(index[0] if len(index) == 1 else index, self.result.dim(), "select")
             self.result[index]                      # the library checks the bounds, in its words
-            index = tuple(int(i) % n for i, n in zip(index, self.result_shape))
+            index = tuple(i % n for i, n in zip(index, self.result_shape))
         except Exception as error:
-            self.error = f"{type(error).__name__}: {error}"
+            self.error = error_text(error)
             self.refresh()
             return None
         self.selected, self.error = index, None
@@ -201,7 +210,8 @@ class BroadcastExplorer(WidgetModel):
         return draw(self)
 
     def to_html(self):
-        parts = [f'<div class="tensorlab-broadcast-explorer">{self.to_svg()}']
+        """The fallback a notebook stores: the drawing as an ``<img>`` (shown untrusted), any error."""
+        parts = [f'<div class="tensorlab-broadcast-explorer">{svg_img(self.to_svg(), self.summary())}']
         if self.error:
             parts.append(error_html(self.error))
         return "\n".join(parts) + "</div>"
@@ -251,9 +261,17 @@ class GradientView:
 
     __repr__ = summary
 
-    def to_html(self):
+    def to_svg(self):
+        """The gradients drawn (SVG, for the live view), or None when the forward already fails."""
         from ._broadcast_draw import draw_gradients
         return draw_gradients(self)
+
+    def to_html(self):
+        """What a notebook stores: the drawing as an ``<img>`` (shown untrusted), or the error."""
+        from ._broadcast_draw import gradients_error_html
+        if self.error:
+            return gradients_error_html(self.error)
+        return f'<div class="tensorlab-broadcast-gradients">{svg_img(self.to_svg(), self.summary())}</div>'
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         return {"text/plain": self.summary(), "text/html": self.to_html()}
@@ -263,21 +281,32 @@ def _dims(dims):
     return str(dims[0]) if len(dims) == 1 else str(dims)
 
 
+SHAPE_HINT = "a shape is a tuple of sizes such as (3, 1), an int, or text such as '3, 1'"
+
+
 def _as_tensor(operand):
     """A tensor as it is; a shape (tuple, list, Size or int) as ``arange(n)`` in float viewed in it."""
     import tensorlab
     if isinstance(operand, tensorlab.Tensor):
         tensor = operand
     else:
-        shape = (operand,) if isinstance(operand, int) else tuple(operand)
-        if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
-            raise TypeError(f"an operand must be a tensor or a shape of non-negative ints, got {operand!r}")
+        if isinstance(operand, int) and not isinstance(operand, bool):
+            shape = (operand,)
+        elif isinstance(operand, (tuple, list)):
+            shape = tuple(operand)
+        else:
+            raise TypeError(f"{SHAPE_HINT}; got {operand!r}")
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in shape):
+            raise TypeError(f"{SHAPE_HINT}; got {operand!r}")
+        if any(n < 0 for n in shape):
+            raise ValueError(f"sizes cannot be negative, got {shape}")
         numel = 1
         for n in shape:
             numel *= n
         if numel > MAX_ELEMENTS:
-            raise ValueError(f"this explorer draws operands of up to {MAX_ELEMENTS} elements; {shape} has {numel}")
+            raise ValueError(f"this explorer computes operands of up to {MAX_ELEMENTS:,} elements; {shape} has "
+                             f"{numel:,}")
         tensor = tensorlab.arange(float(numel)).view(shape)
     if tensor.numel() > MAX_ELEMENTS:
-        raise ValueError(f"this explorer draws operands of up to {MAX_ELEMENTS} elements; got {tensor.numel()}")
+        raise ValueError(f"this explorer computes operands of up to {MAX_ELEMENTS:,} elements; got {tensor.numel():,}")
     return tensor

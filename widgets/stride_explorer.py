@@ -18,21 +18,26 @@ Every number drawn is read from the real tensor -- ``stride()``, ``storage_offse
     'x.t()'
     >>> ex.write((0, 1), 100.)          # writes through the view into x itself
     Written(index=(0, 1), position=3, value=100.0, seen_by=('x', 'x.t()'))
+    >>> ex.status
+    'wrote 100. into x.t()[0, 1]: storage[3], seen by x and x.t()'
 
-Bad input never raises: ``apply``, ``select`` and ``write`` show PyTorch's error inline, keep the
-previous state, keep the message in ``.error`` and return ``None``:
+Bad input never raises: ``apply``, ``select`` and ``write`` show the error inline (the library's
+own words where the library refused), keep the previous state, keep the message in ``.error`` and
+return ``None``:
 
     >>> ex.apply("view(6)")
     >>> ex.error
     "RuntimeError: view size is not compatible with input tensor's size and stride (at least one ..."
+    >>> ex.select((slice(None), 0))     # one element: an int per dimension
+    >>> ex.error
+    "TypeError: select() picks one element: give one int per dimension, such as (1, 0); got (slice(None, None, None), 0) ..."
 """
 from collections import namedtuple
 
 from ._base import WidgetModel
-from ._grid import (CELL_H, MINI_H, MINI_W, Sheet, draw_grid, draw_strip, format_value, index_text, indices,
-                    storage_length, storage_positions, storage_values)
+from ._grid import element_index, format_value, index_text, storage_length, storage_positions
 from ._parse import ParseError, Step, parse_steps
-from ._svg import PALETTE, error_html, escape
+from ._svg import error_html, escape, status_html, svg_img
 
 MAX_ELEMENTS = 256   # a tensor (and a storage) this explorer draws; bigger ones are not a picture
 MAX_BUTTONS = 64     # cells offered as click targets
@@ -125,6 +130,7 @@ class StrideExplorer(WidgetModel):
             raise ValueError(f"name must be a Python identifier, got {name!r}")
         self.name = str(name)
         self.error = None
+        self.status = ""         # what the last successful write did, in words
         self._check_drawable(tensor)
         self.history = [HistoryEntry(self.name, self.name, tensor, "base")]
         self.selected = None     # an index into the current tensor
@@ -162,7 +168,7 @@ class StrideExplorer(WidgetModel):
         except Exception as error:   # the library's own error, shown in its words; nothing changed
             return self._fail(error)
         self.history.extend(made)
-        self.selected, self.error = None, None
+        self.selected, self.error, self.status = None, None, ""
         self.refresh()
         return made[-1]
 
@@ -171,21 +177,23 @@ class StrideExplorer(WidgetModel):
         if len(self.history) == 1:
             return self._fail(IndexError("nothing to go back to: this is the tensor we started from"))
         self.history.pop()
-        self.selected, self.error = None, None
+        self.selected, self.error, self.status = None, None, ""
         self.refresh()
         return self.history[-1]
 
-    def select(self, index):
-        """Highlight one element of the current tensor and its storage cell; returns a Selection with
-        the position formula filled in (the position itself is the library's own answer)."""
+    def select(self, *index):
+        """Highlight one element of the current tensor and its storage cell: ``select(1, 2)`` or
+        ``select((1, 2))``. Returns a Selection with the position formula filled in (the position
+        itself is the library's own answer)."""
         try:
-            index, element = self._element(index)
+            index, element = self._element(index[0] if len(index) == 1 else index, "select")
         except Exception as error:
             return self._fail(error)
         position = element.storage_offset()
         formula = position_formula(self.current, index)
-        assert formula.endswith(f"= {position}"), "the formula must agree with the library"
-        self.selected, self.error = index, None
+        if not formula.endswith(f"= {position}"):   # cannot happen: then the formula would be wrong
+            return self._fail(RuntimeError(f"the formula {formula} disagrees with the library ({position})"))
+        self.selected, self.error, self.status = index, None, ""
         self.refresh()
         return Selection(index, position, element.item(), formula)
 
@@ -193,7 +201,7 @@ class StrideExplorer(WidgetModel):
         """``current[index] = value`` on the real tensor: the base and every view sharing the storage
         see it. Returns where it went and which expressions in the history see the change."""
         try:
-            index, element = self._element(index)
+            index, element = self._element(index, "write")
             self.current[index] = value
         except Exception as error:
             return self._fail(error)
@@ -201,18 +209,18 @@ class StrideExplorer(WidgetModel):
         self.written, self.selected, self.error = (ptr, position), index, None
         seen_by = tuple(e.expression for e in self.history
                         if e.data_ptr == ptr and position in storage_positions(e.tensor))
+        names = ", ".join(seen_by[:-1]) + " and " + seen_by[-1] if len(seen_by) > 1 else seen_by[0]
+        self.status = (f"wrote {format_value(element.item())} into {self.expression}{index_text(index)}: "
+                       f"storage[{position}], seen by {names}")
         self.refresh()
         return Written(index, position, element.item(), seen_by)
 
     # -- helpers -------------------------------------------------------------------------------------
-    def _element(self, index):
+    def _element(self, index, what):
         """The index as a tuple of non-negative ints, and the 0-d view of that element."""
-        index = tuple(index) if isinstance(index, (tuple, list)) else (index,)
-        if len(index) != self.current.dim():
-            raise IndexError(f"select one element: give {self.current.dim()} indices, got {len(index)}")
+        index = element_index(index, self.current.dim(), what)
         element = self.current[index]          # the library checks the bounds, in its words
-        shape = tuple(self.current.shape)
-        return tuple(int(i) % n for i, n in zip(index, shape)), element
+        return tuple(i % n for i, n in zip(index, self.current.shape)), element
 
     def _check_drawable(self, tensor):
         if not hasattr(tensor, "untyped_storage"):
@@ -233,100 +241,22 @@ class StrideExplorer(WidgetModel):
     def to_svg(self):
         """The whole picture as SVG text: header, storage strip, logical grid, formula, contiguity,
         history. Deterministic: the same state gives the same bytes."""
-        canvas = Sheet()
-        entry, t = self.history[-1], self.current
-        y = _header(canvas, entry, self._storage_owner(entry))
-        positions = storage_positions(t)
-        reached = set(positions)
-        selected_position = positions[indices(t.shape).index(self.selected)] if self.selected is not None else None
-        values = storage_values(t)
-        fills = [PALETTE["written"] if self._is_written(entry, p) else
-                 PALETTE["selected"] if p == selected_position else
-                 PALETTE["cell"] if p in reached else PALETTE["unreached"] for p in range(len(values))]
-        canvas.text(10, y + 12, f"storage: {len(values)} elements, {len(values) - len(reached)} not reached"
-                    " by this view (grey)", anchor="start", size=11, fill=PALETTE["muted"])
-        anchors, (_, h) = draw_strip(canvas, 10, y + 20, values, fills)
-        y += 20 + h + 14
-
-        canvas.text(10, y + 12, f"{self.expression}: the logical grid (small number: storage position)",
-                    anchor="start", size=11, fill=PALETTE["muted"])
-        flat = dict(zip(indices(t.shape), positions))
-        element_values = t.detach().reshape(-1).tolist() if t.dim() else [t.item()]
-        value_of = dict(zip(indices(t.shape), element_values))
-
-        def paint(index):
-            p = flat[index]
-            fill = (PALETTE["written"] if self._is_written(entry, p) else
-                    PALETTE["selected"] if index == self.selected else PALETTE["cell"])
-            return format_value(value_of[index]), fill, f"@{p}"
-
-        centres, (_, h) = draw_grid(canvas, 10, y + 20, tuple(t.shape), paint)
-        if self.selected is not None:
-            (cx, cy), (sx, sy) = centres[self.selected], anchors[selected_position]
-            canvas.path(f"M {cx} {cy - CELL_H / 2} C {cx} {cy - 60} {sx} {sy + 40} {sx} {sy}",
-                        stroke=PALETTE["ink"], width=1.5, arrow=True)
-        y += 20 + h + 12
-
-        if self.selected is not None:
-            position = positions[indices(t.shape).index(self.selected)]
-            canvas.text(10, y + 12, f"{self.expression}{index_text(self.selected)} is storage[{position}]:",
-                        anchor="start", weight="bold")
-            canvas.text(24, y + 30, position_formula(t, self.selected), anchor="start", weight="bold")
-            y += 42
-        y = self._draw_contiguity(canvas, t, y)
-        self._draw_history(canvas, y + 6)
-        return canvas.fit(min_width=560).to_svg()
+        from ._stride_draw import draw
+        return draw(self)
 
     def _storage_owner(self, entry):
         """The first expression in the history that made this entry's storage."""
         return next(e.expression for e in self.history if e.data_ptr == entry.data_ptr)
 
-    def _draw_contiguity(self, canvas, t, y):
-        good = t.is_contiguous()
-        canvas.text(10, y + 12, f"is_contiguous() = {good}", anchor="start", weight="bold",
-                    fill=PALETTE["ok"] if good else PALETTE["bad"])
-        canvas.text(200, y + 12, "(each stride must equal the next size times the next contiguous stride)",
-                    anchor="start", size=11, fill=PALETTE["muted"])
-        y += 18
-        for ok, text in contiguity_reasons(t):
-            canvas.text(24, y + 12, ("\u2713 " if ok else "\u2717 ") + text, anchor="start", size=11,
-                        fill=PALETTE["ok"] if ok else PALETTE["bad"])
-            y += 16
-        return y
-
-    def _draw_history(self, canvas, y):
-        canvas.text(10, y + 12, f"history -- {self.expression}", anchor="start", weight="bold")
-        y += 22
-        labels = [e.expression if k == 0 else e.code for k, e in enumerate(self.history)]
-        verdict_x = 30 + 7.4 * max(map(len, labels))
-        thumbnail_x = verdict_x + 150
-        for k, (entry, label) in enumerate(zip(self.history, labels)):
-            current = k == len(self.history) - 1
-            canvas.text(10, y + 12, label, anchor="start", weight="bold" if current else None)
-            colour = {"base": PALETTE["muted"], "view": PALETTE["ok"], "copy": PALETTE["copy"]}[entry.verdict]
-            verdict = entry.verdict + (" (itself)" if entry.returned_self else "") + (" \u25c0" if current else "")
-            canvas.text(verdict_x, y + 12, verdict, anchor="start", size=11, fill=colour)
-            t, h = entry.tensor, 18
-            if t.numel() <= MAX_THUMBNAIL:
-                flat = dict(zip(indices(t.shape), storage_positions(t)))
-                element_values = t.detach().reshape(-1).tolist() if t.dim() else [t.item()]
-                value_of = dict(zip(indices(t.shape), element_values))
-
-                def paint(index, entry=entry, flat=flat, value_of=value_of):
-                    fill = PALETTE["written"] if self._is_written(entry, flat[index]) else PALETTE["cell"]
-                    return format_value(value_of[index]), fill, None
-
-                _, (_, h) = draw_grid(canvas, thumbnail_x, y, tuple(t.shape), paint, MINI_W, MINI_H, labels=False)
-            else:
-                canvas.text(thumbnail_x, y + 12, f"{t.numel()} elements", anchor="start", size=11,
-                            fill=PALETTE["muted"])
-            y += max(h, 18) + 10
-        return y
-
     def to_html(self):
-        parts = [f'<div class="tensorlab-stride-explorer">{self.to_svg()}']
+        """The fallback a notebook stores: the drawing as an ``<img>`` (shown untrusted), any error or
+        write confirmation, and the expression so far."""
+        alt = f"storage and strides of {self.history[-1]!r}"
+        parts = [f'<div class="tensorlab-stride-explorer">{svg_img(self.to_svg(), alt)}']
         if self.error:
             parts.append(error_html(self.error))
+        elif self.status:
+            parts.append(status_html(self.status))
         parts.append(f'<pre style="margin:4px 0">{escape(self.expression)}</pre></div>')
         return "\n".join(parts)
 
@@ -336,25 +266,6 @@ class StrideExplorer(WidgetModel):
 
     def _refresh_view(self):
         self._view.update()
-
-
-def _header(canvas, entry, owner):
-    """Two lines: what the current tensor is, and whose storage it reads."""
-    t = entry.tensor
-    canvas.text(10, 16, entry.expression, anchor="start", size=14, weight="bold")
-    facts = " \u00b7 ".join([f"shape {tuple(t.shape)}", f"stride {t.stride()}",
-                              f"storage_offset {t.storage_offset()}", str(t.dtype)])
-    canvas.text(10, 34, facts, anchor="start")
-    if entry.verdict == "base":
-        verdict, colour = "the tensor we started from: its own storage", PALETTE["muted"]
-    elif entry.verdict == "view":
-        verdict, colour = f"view: reads the storage of {owner} (same data_ptr)", PALETTE["ok"]
-        if entry.returned_self:
-            verdict += " -- the op returned the very same tensor"
-    else:
-        verdict, colour = "copy: a new storage (different data_ptr)", PALETTE["copy"]
-    canvas.text(10, 52, verdict, anchor="start", fill=colour)
-    return 60
 
 
 def _error_text(error):
