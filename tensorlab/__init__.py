@@ -14,13 +14,15 @@ from .autograd import (enable_grad, inference_mode, is_anomaly_enabled, is_grad_
                        is_inference_mode_enabled, no_grad, set_grad_enabled)
 from .ops import *  # noqa: F401,F403 - every op, defined once in tensorlab/ops/
 from .ops import __all__ as _ops_all
+from ._tensor_types import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor,  # noqa: F401
+                            IntTensor, LongTensor, ShortTensor, set_default_tensor_type, tensortype, typename)
 from . import cuda
 
 __version__ = "0.1.0"
 
 # PyTorch's core classes print as ``<class 'torch.Tensor'>``, ``torch.Size``, ``torch.dtype``...: the
 # name they are used by, not the file that defines them. Ours print as ``tensorlab.Tensor`` and so on.
-for _cls in (Tensor, Size, dtype, device, finfo, iinfo, Generator):  # noqa: F405 - finfo, iinfo, Generator from ops
+for _cls in (Tensor, Size, dtype, device, finfo, iinfo, Generator, tensortype):  # noqa: F405 - from ops
     _cls.__module__ = __name__
 del _cls
 

@@ -1,5 +1,8 @@
-"""``tensorlab.cuda``: is a GPU (CuPy) available?"""
+"""``tensorlab.cuda``: is a GPU (CuPy) available? (And the legacy types ``torch.cuda.FloatTensor`` & co.)"""
+from ._tensor_types import _make_types
 from .backend import cuda_available
+
+globals().update(_make_types(__name__, "cuda"))  # FloatTensor, LongTensor... of tensors on the GPU
 
 
 def is_available():

@@ -101,13 +101,12 @@ def type(self, dtype=None, non_blocking=False):
     if dtype is None:
         prefix = "torch.cuda." if self.device.type == "cuda" else "torch."
         return prefix + self.dtype._legacy
-    if isinstance(dtype, str):
-        name = dtype.split(".")[-1]
-        match = [d for d in _dtype.ALL if d._legacy == name]
-        if not match or not dtype.startswith("torch.") or dtype.count(".") > 2:
+    from .._tensor_types import tensor_type_of, tensortype
+    if isinstance(dtype, (str, tensortype)):  # 'torch.LongTensor', torch.LongTensor, torch.cuda.FloatTensor
+        found = tensor_type_of(dtype)
+        if found is None:
             raise ValueError(f"invalid type: '{dtype}'")
-        device = "cuda" if dtype.startswith("torch.cuda.") else "cpu"
-        return self.to(dtype=match[0], device=device)
+        return self.to(dtype=found[0], device=found[1])
     return self.to(dtype)
 
 

@@ -95,18 +95,36 @@ def _finish(array, device, requires_grad=False):
 
 def _legacy_constructor(self, args, device):
     """``Tensor(data)`` or ``Tensor(*sizes)`` -- the default float dtype (a tensor argument is aliased)."""
-    dtype = _dtype.get_default_dtype()
-    if len(args) == 1 and isinstance(args[0], _t.Tensor):
-        src = args[0]
-    elif len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)) and not isinstance(args[0], _t.Size):
-        src = tensor(np.asarray(args[0]) if isinstance(args[0], np.ndarray) else args[0], dtype=dtype,
-                     device=device)
-    else:
-        if len(args) == 1 and isinstance(args[0], float):
-            raise TypeError("new(): data must be a sequence (got float)")
-        src = empty(*(args or (0,)), dtype=dtype, device=device)
+    src = legacy_new(args, _dtype.get_default_dtype(), device)
     self._init(src._storage, src._offset, src._shape, src._stride, src._array, src._version_counter,
                src._base)
+
+
+def legacy_new(args, dtype, device, type_name=None):
+    """What the legacy constructors make -- ``Tensor(...)`` and ``FloatTensor(...)`` (``type_name``):
+    no argument, an empty tensor; ints or a Size, an uninitialised tensor of that shape; a sequence or
+    array, a copy of the data; a tensor, the same tensor (a typed constructor wants its own dtype)."""
+    from .from_data import is_sequence
+    if len(args) == 1 and isinstance(args[0], _t.Tensor):
+        src = args[0]
+        if type_name is not None and src.dtype is not dtype:
+            raise TypeError(f"expected {_tensor_options(dtype, device)} (got {_tensor_options(src.dtype, src.device)})")
+        return src
+    if len(args) == 1 and is_sequence(args[0]) and not isinstance(args[0], _t.Size):
+        return tensor(np.asarray(args[0]) if isinstance(args[0], np.ndarray) else args[0], dtype=dtype,
+                      device=device)
+    if len(args) == 1 and isinstance(args[0], (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(args[0]).__name__}'")
+    if len(args) == 1 and not hasattr(args[0], "__index__") and not isinstance(args[0], _t.Size):
+        raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+    return empty(*(args or (0,)), dtype=dtype, device=device)
+
+
+def _tensor_options(dtype, device):
+    """How PyTorch's C++ core prints a tensor's dtype and device in a type error."""
+    from ._pointwise import c_type_name
+    return (f"TensorOptions(dtype={c_type_name(dtype)}, device={as_device(device).type}, layout=Strided, "
+            "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))")
 
 
 def _rebuild(array, requires_grad):
