@@ -25,114 +25,9 @@ import pickletools
 import struct
 from collections import Counter, OrderedDict
 
-from . import _torch_names, _utils
+from . import _torch_names
 from ._checkpoint_reader import CheckpointError
-from .tensor import Size, Tensor
-
-# -- the allow-list ---------------------------------------------------------------------------------
-
-_user_globals = {}                # what add_safe_globals was given, in order (a dict used as a set)
-
-
-def add_safe_globals(safe_globals):
-    """Allow ``weights_only=True`` loads to use these classes and functions: objects, or
-    ``(object, "module.name")`` pairs for an object that a file names differently."""
-    for entry in safe_globals:
-        _user_globals[entry] = None
-
-
-def get_safe_globals():
-    return list(_user_globals)
-
-
-def clear_safe_globals():
-    _user_globals.clear()
-
-
-class safe_globals:                # noqa: N801 - PyTorch's name for a context manager
-    """``with safe_globals([MyClass]): load(f)`` -- allowed inside the block only."""
-
-    def __init__(self, safe_globals):
-        self.entries = list(safe_globals)
-
-    def __enter__(self):
-        self.saved = dict(_user_globals)
-        add_safe_globals(self.entries)
-
-    def __exit__(self, *exc_info):
-        _user_globals.clear()
-        _user_globals.update(self.saved)
-
-
-def _user_allowed():
-    """name -> object for the user's entries (PyTorch checks their form only when loading, so do we)."""
-    allowed = {}
-    for entry in _user_globals:
-        if isinstance(entry, tuple):
-            if len(entry) != 2:
-                raise ValueError("Expected tuple of length 2 (global, str of callable full path), but got "
-                                 f"tuple of length: {len(entry)}")
-            if type(entry[1]) is not str:
-                raise TypeError("Expected second item in tuple to be str of callable full path, but got: "
-                                f"{type(entry[1])}")
-            allowed[entry[1]] = entry[0]
-        else:
-            allowed[f"{entry.__module__}.{entry.__qualname__}"] = entry
-    return allowed
-
-
-def _is_args(*kinds):
-    """An argument check: the call's arguments are a tuple of values of these kinds, in order."""
-    return lambda args: len(args) == len(kinds) and all(isinstance(a, k) for a, k in zip(args, kinds))
-
-
-def _latin1_encode(text, encoding):
-    """``_codecs.encode``, as protocol 2 uses it for ``bytes``: only latin-1 (no codec is looked up)."""
-    return text.encode("latin1")
-
-
-def _default_globals():
-    """PyTorch's name -> (object, check of its call's arguments, or None if it may not be called)."""
-    from ._device import device
-    from .nn import Parameter
-    from .storage import UntypedStorage
-    _any_of = lambda *checks: lambda args: any(c(args) for c in checks)  # noqa: E731
-    collection = (list, tuple, set, frozenset)
-    table = {
-        "collections.OrderedDict": (OrderedDict, _any_of(_is_args(), _is_args((list, tuple, dict)))),
-        "collections.Counter": (Counter, _any_of(_is_args(), _is_args(dict))),
-        "builtins.set": (set, _any_of(_is_args(), _is_args(collection))),
-        "builtins.complex": (complex, _any_of(_is_args((int, float)), _is_args((int, float), (int, float)))),
-        "builtins.bytearray": (bytearray, _any_of(_is_args(), _is_args((bytes, bytearray)))),
-        "_codecs.encode": (_latin1_encode, lambda args: _is_args(str, str)(args) and
-                           args[1].replace("-", "").lower() == "latin1"),
-        "torch.Size": (Size, _is_args((tuple, list))),
-        "torch.device": (device, _any_of(_is_args(str), _is_args(str, int))),
-        "torch.Tensor": (Tensor, None),
-        "torch.nn.parameter.Parameter": (Parameter, _any_of(_is_args(Tensor), _is_args(Tensor, bool))),
-        "torch.storage.UntypedStorage": (UntypedStorage, None),
-        "torch._tensor._rebuild_from_type_v2": (_utils._rebuild_from_type_v2, _is_args(object, type, tuple, object)),
-    }
-    for name in ("_rebuild_tensor", "_rebuild_tensor_v2", "_rebuild_parameter", "_rebuild_parameter_with_state"):
-        table[f"torch._utils.{name}"] = (getattr(_utils, name), lambda args: True)  # they check their own
-    for name, storage_type in _torch_names.STORAGE_TYPES.items():
-        table[f"torch.{name}"] = (storage_type, None)
-    for name, dt in _torch_names.DTYPES.items():
-        table[f"torch.{name}"] = (dt, None)
-    return table
-
-
-_DEFAULTS = None
-_BLOCKED_MODULES = ("sys", "os", "posix", "nt")
-_PLAIN_CLASSES = (OrderedDict, Counter, set, complex, bytearray, Size)   # NEWOBJ may make these
-
-
-def _defaults():
-    global _DEFAULTS
-    if _DEFAULTS is None:
-        _DEFAULTS = _default_globals()
-    return _DEFAULTS
-
+from ._safe_globals import BLOCKED_MODULES, PLAIN_CLASSES, defaults, user_allowed
 
 # -- the error messages, as PyTorch words them ---------------------------------------------------------
 
@@ -175,10 +70,10 @@ class WeightsOnlyUnpickler:
         self.file = io.BytesIO(data)
         self.persistent_load = persistent_load
         self.encoding = encoding
-        self.allowed = {name: obj for name, (obj, _) in _defaults().items()}
-        self.allowed.update(_user_allowed())
-        self.callable = {id(obj): check for obj, check in _defaults().values() if check is not None}
-        self.user_objects = {id(obj) for obj in _user_allowed().values()}
+        self.allowed = {name: obj for name, (obj, _) in defaults().items()}
+        self.allowed.update(user_allowed())
+        self.callable = {id(obj): check for obj, check in defaults().values() if check is not None}
+        self.user_objects = {id(obj) for obj in user_allowed().values()}
         self.memo, self.stack, self.marks = {}, [], []
 
     def load(self):
@@ -218,7 +113,7 @@ class WeightsOnlyUnpickler:
         module, name = self._line(), self._line()
         module, name = _python3_name(module, name)
         full = f"{module}.{name}"
-        if module in _BLOCKED_MODULES:
+        if module in BLOCKED_MODULES:
             raise pickle.UnpicklingError(f"Trying to load unsupported GLOBAL {full} whose module {module} is blocked.")
         for candidate in (full, _torch_names.tensorlab_name(full)):
             if candidate in self.allowed:
@@ -248,7 +143,7 @@ class WeightsOnlyUnpickler:
             if not self.callable[id(Parameter)](args):
                 raise _malformed(f"makes a Parameter from {args!r}"[:300])
             return self.stack.append(Parameter(*args))
-        if not (isinstance(cls, type) and (cls in _PLAIN_CLASSES or id(cls) in self.user_objects)):
+        if not (isinstance(cls, type) and (cls in PLAIN_CLASSES or id(cls) in self.user_objects)):
             raise pickle.UnpicklingError("Can only create new object for nn.Parameter or classes allowlisted "
                                          f"via `add_safe_globals` but got {cls!r}"[:300])
         self.stack.append(cls.__new__(cls, *args))
@@ -380,6 +275,19 @@ _OPCODES.update({pickle.EMPTY_DICT: lambda self: self.stack.append({}),
                  pickle.EMPTY_TUPLE: lambda self: self.stack.append(()),
                  pickle.EMPTY_SET: lambda self: self.stack.append(set())})
 _OPCODE_NAMES = {op.code.encode("latin1"): op.name for op in pickletools.opcodes}
+
+
+def globals_in_pickle(data):
+    """The ``module.name`` of every GLOBAL instruction in a pickle, read with pickletools (nothing runs)."""
+    names = set()
+    try:
+        for opcode, arg, _ in pickletools.genops(data):
+            if opcode.name == "GLOBAL":
+                module, name = _python3_name(*arg.split(" ", 1))
+                names.add(f"{module}.{name}")
+    except (ValueError, EOFError) as error:
+        raise _malformed(f"is not a valid pickle ({error})") from None
+    return names
 
 
 def _build(inst, state):

@@ -50,10 +50,10 @@ import zlib
 
 from ._checkpoint_reader import MAGIC as _OLD_MAGIC, CheckpointError, Reader as _OldFormatReader
 from ._safe_write import write_file
-from ._weights_only import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
+from ._safe_globals import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
 
 __all__ = ["save", "load", "CheckpointError", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
-           "safe_globals"]
+           "safe_globals", "get_unsafe_globals_in_checkpoint"]
 
 _ZIP_MAGIC = b"PK\x03\x04"
 
@@ -158,6 +158,23 @@ def _not_a_checkpoint(head):
                 "(torch.save(..., _use_new_zipfile_serialization=False)), which tensorlab does not read")
     return ("not a checkpoint: the file starts neither like PyTorch's zip archive (b'PK\\x03\\x04') nor like "
             "an older tensorlab checkpoint")
+
+
+def get_unsafe_globals_in_checkpoint(f):
+    """The names in a checkpoint's pickle that ``weights_only=True`` would refuse (sorted), found by
+    reading its instructions -- never by running them."""
+    from contextlib import nullcontext
+    from ._safe_globals import allowed_names
+    from ._torch_names import tensorlab_name
+    from ._weights_only import globals_in_pickle
+    from ._zip_archive import ZipCheckpoint
+    with open(os.fspath(f), "rb") if isinstance(f, (str, os.PathLike)) else nullcontext(f) as file:
+        if file.read(4) != _ZIP_MAGIC:
+            raise ValueError("Expected input to be a checkpoint returned by torch.save")
+        file.seek(-4, os.SEEK_CUR)
+        names = globals_in_pickle(bytes(ZipCheckpoint(file).read("data.pkl")))
+    allowed = allowed_names()
+    return sorted(name for name in names if not (name in allowed or tensorlab_name(name) in allowed))
 
 
 def _load_zip(file, mmap_path, map_location, weights_only, pickle_module, pickle_load_args):

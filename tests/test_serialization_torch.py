@@ -281,3 +281,16 @@ def test_a_gpu_checkpoint_needs_map_location_on_a_cpu_machine(torch):
         ours = _loaded(tensorlab, raw, map_location=where)
         _same(ours["w"], theirs["w"])
         assert ours["w"].device == tensorlab.device("cpu")
+
+
+def test_unsafe_globals_in_a_checkpoint_are_found_without_running_it(torch, tmp_path):
+    path = tmp_path / "mixed.pth"
+    torch.save({"model": torch.nn.Linear(2, 2), "f": print, "w": torch.ones(2), "sd": torch.nn.ReLU().state_dict()},
+               path)
+    expected = sorted(torch.serialization.get_unsafe_globals_in_checkpoint(path))
+    assert serialization.get_unsafe_globals_in_checkpoint(path) == expected == [
+        "builtins.print", "torch.nn.modules.linear.Linear"]
+    with open(path, "rb") as f, serialization.safe_globals([tensorlab.nn.Linear]):
+        assert serialization.get_unsafe_globals_in_checkpoint(f) == ["builtins.print"]
+    with pytest.raises(ValueError, match="Expected input to be a checkpoint returned by torch.save"):
+        serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(b"not a zip"))
