@@ -17,12 +17,16 @@ Modules:
   **Design decision**: a cross-check is silent when the libraries agree *and* when PyTorch is
   missing (the cell shows tensorlab's output only, as an ordinary cell would), and shows both
   outputs side by side with what differs when they disagree; ``--show`` / ``last_crosscheck()``
-  shows the side-by-side view on request. Stored outputs therefore never depend on PyTorch being
-  installed, and with PyTorch installed (CI) every cross-check cell is also a test. See the
-  module's docstring and course/README.md.
+  shows the side-by-side view on request. So that silence is never mistaken for agreement,
+  ``%load_ext coursekit`` prints one status line, "cross-checks are on" or "... OFF" with how to
+  install PyTorch (tools/sanitize.cfg maps both to one text). Stored outputs therefore never depend
+  on PyTorch being installed, and with PyTorch installed (CI) every cross-check cell is also a test.
+  See the module's docstring and course/README.md.
 - :mod:`coursekit.check` -- the generic checks (``check_predictions``, ``check_function``) that
   every ``coursekit/lessonNN.py`` is built from; reference solutions are in
   ``coursekit/solutions/lessonNN.py`` (tests/test_lessonNN_exercises.py prove the checks with them).
+- :mod:`coursekit.guard` -- running a learner's answer safely: a time limit, ``sys.exit()`` caught,
+  inputs changed in place detected.
 - :mod:`coursekit.compare` -- ``differences(got, expected)``: what differs, in words.
 - :mod:`coursekit.libs` -- tensorlab and (optional) PyTorch; running one function on either.
 
@@ -44,6 +48,10 @@ __all__ = ["Case", "Question", "Verdict", "check_function", "check_predictions",
 
 
 def load_ipython_extension(ipython):
-    """``%load_ext coursekit``: registers the ``%%crosscheck`` cell magic."""
-    from .crosscheck import crosscheck_magic
+    """``%load_ext coursekit``: registers the ``%%crosscheck`` cell magic and says, once per kernel,
+    whether PyTorch is there to compare with (:func:`coursekit.crosscheck.status`)."""
+    import sys
+
+    from .crosscheck import crosscheck_magic, status
     ipython.register_magic_function(crosscheck_magic, magic_kind="cell", magic_name="crosscheck")
+    sys.stdout.write(status() + "\n")

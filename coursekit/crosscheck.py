@@ -23,6 +23,12 @@ error they raised (type and PyTorch's key phrase). From plain Python, ``crossche
 Silent on success, like ``assert``: a verdict line such as "same as PyTorch" could not be printed
 truthfully without PyTorch, and a line that differed would make stored outputs depend on it.
 
+So that a learner without PyTorch still knows that nothing was compared, ``%load_ext coursekit``
+prints :func:`status` once per kernel, in the lesson's first cell: "cross-checks are on" with the
+PyTorch version, or "cross-checks are OFF" with how to install PyTorch. Both versions start with
+:data:`STATUS_PREFIX`, and tools/sanitize.cfg maps both to one text, so a lesson stored with
+PyTorch validates without it, and the other way round.
+
 ``--no-values`` (``values=False``) compares only shapes, dtypes, strides and error types, for
 snippets with random numbers: tensorlab draws them from NumPy's generator, so the same seed gives
 other numbers than PyTorch's.
@@ -40,7 +46,7 @@ import io
 import sys
 
 from .compare import differences, mask_addresses, plain
-from .libs import PYTORCH, TENSORLAB, libraries, library_name, namespace
+from .libs import ORACLE_VERSION, PYTORCH, TENSORLAB, libraries, library_name, namespace, torch_or_none
 
 _NOTHING = object()  # "the snippet's last line is not an expression"
 _last = None
@@ -196,6 +202,26 @@ class Report:
 
     def __repr__(self):
         return self.side_by_side()
+
+
+#: How the status line starts, with or without PyTorch (tools/sanitize.cfg relies on it; the lines
+#: after the first are indented by two spaces).
+STATUS_PREFIX = "coursekit: cross-checks are "
+
+
+def status():
+    """One line (continued, indented, when long) saying whether there is a PyTorch to compare with.
+
+    >>> status().startswith(STATUS_PREFIX)
+    True
+    """
+    torch = torch_or_none()
+    if torch is not None:
+        return (f"{STATUS_PREFIX}on -- {library_name(torch)} is installed: %%crosscheck cells\n"
+                "  compare tensorlab with it, and the exercise checks run your answers on both.")
+    return (f"{STATUS_PREFIX}OFF -- PyTorch is not installed: %%crosscheck cells\n"
+            "  compare nothing, and the exercise checks run on tensorlab only. To turn them on:\n"
+            f"  pip install torch=={ORACLE_VERSION}  (README.md, \"PyTorch, the test oracle\")")
 
 
 def last_crosscheck():

@@ -245,6 +245,12 @@ def _step_problem(answer, torch, adam):
         if found:
             return found[0], "Return the loss of the step, computed before the update: loss.item()."
         return None
+    model = _setup(torch, adam)[0]
+    if _same_params(params, [p.detach() for p in model.parameters()]):
+        return ("the parameters did not change in 3 steps",
+                "optimizer.step() moves the parameters along the gradients loss.backward() left in .grad: "
+                "without step() nothing moves, and a zero_grad() between backward and step throws the "
+                "gradient away before the step uses it.")
     for options, why in _VARIANTS:
         if _same_params(params, _run(_variant(torch, **options), torch, adam)[0]):
             return "the parameters after 3 steps are not those of a correct step", why

@@ -25,6 +25,10 @@ import types
 #: The names of the two libraries as lessons print them.
 TENSORLAB, PYTORCH = "tensorlab", "PyTorch"
 
+#: The PyTorch release the course and its stored outputs are checked against (README.md,
+#: "PyTorch, the test oracle").
+ORACLE_VERSION = "2.13.0"
+
 
 def _import_torch():
     """Real PyTorch, or None. Tests replace this function to pretend PyTorch is missing."""

@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson02 as check
 from coursekit.solutions import lesson02 as solution
-from coursekit.testing import assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
 
 
 def _neighbours_only(t):
@@ -77,3 +77,24 @@ def test_wrong_positions(mode, answer, phrases):
 def test_wrong_contiguity_rules(mode, answer, phrases):
     verdict = check.check_contiguity(answer)
     assert_rejected(verdict, phrases)
+
+
+def test_hostile_answers_get_a_verdict(mode, capsys):
+    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
+    the lesson answers with a verdict that says so, and never crashes."""
+    assert_hostile_answers_get_a_verdict(check)
+
+
+def test_answers_that_change_their_inputs_are_refused(mode, capsys):
+    """The reference solution, plus an in-place change of an input: right values, still refused."""
+    assert_input_changes_refused(check)
+
+
+def test_the_hostile_pass_answers_get_a_verdict(mode):
+    """The answers that crashed the checks: sys.exit(), and results/predictions whose ==/repr raise."""
+    import sys
+    from coursekit.testing import Hostile
+    assert_rejected(check.check_position(lambda t, index: sys.exit(1)), ["it called sys.exit()"])
+    assert_rejected(check.check_contiguity(lambda t: Hostile()), ["the result is <a Hostile whose repr raised"])
+    assert_rejected(check.check_layouts(solution.layouts[:7] + (Hostile(),)),
+                    ["1 of 8 predictions is off", "(8) t.permute(2, 0, 1).contiguous().stride(): not <a Hostile"])

@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson04 as check
 from coursekit.solutions import lesson04 as solution
-from coursekit.testing import assert_rejected
+from coursekit.testing import Hostile, assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -88,3 +88,51 @@ def test_wrong_rowwise_dots(mode, answer, phrases):
 def test_wrong_running_means(mode, answer, phrases):
     verdict = check.check_running_mean(answer)
     assert_rejected(verdict, phrases)
+
+
+def test_hostile_answers_get_a_verdict(mode, capsys):
+    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
+    the lesson answers with a verdict that says so, and never crashes."""
+    assert_hostile_answers_get_a_verdict(check)
+
+
+def test_answers_that_change_their_inputs_are_refused(mode, capsys):
+    """The reference solution, plus an in-place change of an input: right values, still refused."""
+    assert_input_changes_refused(check)
+
+
+def _normalise_in_place(scores):
+    scores /= scores.sum(dim=1, keepdim=True)
+    return scores
+
+
+def _divide_in_place(scores):
+    return scores.div_(scores.sum(dim=1, keepdim=True))
+
+
+@pytest.mark.parametrize("answer", [_normalise_in_place, _divide_in_place])
+def test_normalising_the_input_in_place_is_refused(mode, answer):
+    """The right values, returned -- but the learner's own tensor is gone (the hostile pass's case)."""
+    verdict = check.check_normalize_rows(answer)
+    assert_rejected(verdict, ["it changed its input in place: `scores` has new values",
+                              "version counter went from 0 to 1", "changed its input in place, so the caller"])
+
+
+def test_an_in_place_write_that_keeps_the_values_is_seen_too(mode):
+    verdict = check.check_normalize_rows(lambda s: s.add_(0) / s.sum(dim=1, keepdim=True))
+    assert_rejected(verdict, ["was written in place (its values ended up the same, but its version counter"])
+
+
+def test_sys_exit_and_broken_results_get_a_verdict(mode):
+    import sys
+    assert_rejected(check.check_normalize_rows(lambda s: sys.exit()), ["it called sys.exit()", "`return`"])
+    assert_rejected(check.check_shapes(solution.shapes[:7] + (Hostile(),)),
+                    ["1 of 8 predictions is off", "(8) torch.cat([x, x], dim=-1): not <a Hostile whose repr raised"])
+    assert_rejected(check.check_rowwise_dots(lambda a, b: Hostile()), ["the result is a Hostile"])
+
+
+def test_ctrl_c_stops_the_check(mode):
+    def interrupted(scores):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        check.check_normalize_rows(interrupted)

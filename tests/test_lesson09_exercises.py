@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson09 as check
 from coursekit.solutions import lesson09 as solution
-from coursekit.testing import assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -214,3 +214,9 @@ def test_wrong_hypots(mode, answer, phrases):
 def test_wrong_predictions(mode, answer, phrases):
     verdict = check.check_function_facts(answer)
     assert_rejected(verdict, phrases)
+
+
+def test_hostile_answers_get_a_verdict(mode, capsys):
+    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
+    the lesson answers with a verdict that says so, and never crashes."""
+    assert_hostile_answers_get_a_verdict(check)

@@ -4,7 +4,7 @@ import pytest
 
 from coursekit import lesson11 as check
 from coursekit.solutions import lesson11 as solution
-from coursekit.testing import assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -114,3 +114,9 @@ def _on_copies(model):
 def test_wrong_freezing(mode, answer, phrases):
     verdict = check.check_freeze(answer)
     assert_rejected(verdict, phrases)
+
+
+def test_hostile_answers_get_a_verdict(mode, capsys):
+    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
+    the lesson answers with a verdict that says so, and never crashes."""
+    assert_hostile_answers_get_a_verdict(check)

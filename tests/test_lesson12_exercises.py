@@ -6,7 +6,7 @@ import tensorlab as torch
 from coursekit import lesson12 as check
 from coursekit.libs import libraries
 from coursekit.solutions import lesson12 as solution
-from coursekit.testing import assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected
 from tensorlab import nn
 
 
@@ -185,3 +185,9 @@ def _in_place_returned(state):
 def test_wrong_conversions(mode, answer, phrases):
     verdict = check.check_convert(answer)
     assert_rejected(verdict, phrases)
+
+
+def test_hostile_answers_get_a_verdict(mode, capsys):
+    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
+    the lesson answers with a verdict that says so, and never crashes."""
+    assert_hostile_answers_get_a_verdict(check)

@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson16 as check
 from coursekit.solutions import lesson16 as solution
-from coursekit.testing import assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected
 from tensorlab import nn
 
 
@@ -181,3 +181,32 @@ def _no_return(model, optimizer, x, y):
 def test_wrong_train_steps(mode, answer, phrases):
     verdict = check.check_train_step(answer)
     assert_rejected(verdict, phrases)
+
+
+def test_hostile_answers_get_a_verdict(mode, capsys):
+    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
+    the lesson answers with a verdict that says so, and never crashes."""
+    assert_hostile_answers_get_a_verdict(check)
+
+
+def test_the_hostile_pass_answers_get_a_verdict(mode, monkeypatch):
+    """The answers that crashed or hung the checks: sys.exit(), a loop that never ends, a loss whose
+    repr raises."""
+    import sys
+    from coursekit import guard
+    from coursekit.testing import Hostile
+    monkeypatch.setattr(guard, "TIME_LIMIT", 0.2)
+
+    def endless(model, optimizer, x, y):
+        while True:
+            pass
+    assert_rejected(check.check_train_step(lambda model, optimizer, x, y: sys.exit(2)),
+                    ["`train_step`: it called sys.exit()"])
+    assert_rejected(check.check_train_step(endless), ["`train_step`: it did not finish within 0.2 seconds",
+                                                      "a loop that never ends"])
+    assert_rejected(check.check_sgd_step(lambda params, lr: sys.exit(2)), ["it called sys.exit()"])
+
+    def step_with_odd_loss(model, optimizer, x, y):
+        solution.train_step(model, optimizer, x, y)
+        return Hostile()
+    assert_rejected(check.check_train_step(step_with_odd_loss), ["`train_step` with SGD"])

@@ -4,7 +4,7 @@ import pytest
 
 from coursekit import lesson20 as check
 from coursekit.solutions import lesson20 as solution
-from coursekit.testing import assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
 from tensorlab.utils.tensorboard import event_files, read_events
 
 pytest.importorskip("tensorboardX")
@@ -118,3 +118,62 @@ def _summary_of_every_event(log_dir, tag):
 def test_wrong_readers(mode, answer, phrases):
     verdict = check.check_scalars(answer)
     assert_rejected(verdict, phrases)
+
+
+def test_hostile_answers_get_a_verdict(mode, capsys):
+    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
+    the lesson answers with a verdict that says so, and never crashes."""
+    assert_hostile_answers_get_a_verdict(check)
+
+
+def test_answers_that_change_their_inputs_are_refused(mode, capsys):
+    """The reference solution, plus an in-place change of an input: right values, still refused."""
+    assert_input_changes_refused(check)
+
+
+def _swapped_without_correction(values, weight):
+    """The hostile pass's answer, which got only "result[0] is 0.6, expected 1.0"."""
+    out, last = [], 0.0
+    for value in values:
+        last = (1 - weight) * last + weight * value
+        out.append(last)
+    return out
+
+
+def _correction_fed_back(values, weight):
+    out, last = [], 0.0
+    for i, value in enumerate(values, 1):
+        last = (weight * last + (1 - weight) * value) / (1 - weight ** i)
+        out.append(last)
+    return out
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_swapped_without_correction, ["result[0] is 0.6, expected 1.0", "Two things: the weights are swapped",
+                                   "the bias correction is missing", "`1 - weight ** i`"]),
+    (_correction_fed_back, ["result[1] is 2.1875", "went back into the running average"]),
+    (lambda values, weight: [v + 1 for v in solution.smooth(values, weight)],
+     ["Your first smoothed value is 2.0", "Look at the first turn of your loop"]),
+    (lambda values, weight: solution.smooth(values, weight)[:1] + [0.0] * (len(values) - 1),
+     ["The first value is right, the later ones are not"]),
+    (lambda values, weight: solution.smooth(values, weight)[:-1], ["one smoothed value per value"]),
+])
+def test_every_wrong_smoothing_gets_a_diagnosis(mode, answer, phrases):
+    assert_rejected(check.check_smooth(answer), phrases)
+
+
+def test_the_hostile_pass_answers_get_a_verdict(mode):
+    """The answers that crashed the checks: sys.exit(), results whose ==/repr raise, and a smoothing
+    that changes the caller's list."""
+    import sys
+    from coursekit.testing import Hostile
+    assert_rejected(check.check_smooth(lambda values, weight: sys.exit()), ["it called sys.exit()"])
+    assert_rejected(check.check_scalars(lambda log_dir, tag: sys.exit()),
+                    ["`scalars(log_dir, 'loss/train')` called sys.exit()"])
+    assert_rejected(check.check_scalars(lambda log_dir, tag: [Hostile()]), ["returned <a list whose repr raised ValueError>"])
+
+    def sorts_the_input(values, weight):
+        values.sort()
+        return solution.smooth(values, weight)
+    assert_rejected(check.check_smooth(sorts_the_input), ["`values[1]` is now 0.0 instead of 10.0",
+                                                          "changed the list or dict it was given"])
