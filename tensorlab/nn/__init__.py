@@ -10,7 +10,7 @@ See course/11_modules_and_parameters.
 """
 from . import functional, init  # noqa: F401
 from .modules import *  # noqa: F401,F403
-from .parameter import Buffer, Parameter  # noqa: F401
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 
 
 def __getattr__(name):

@@ -14,6 +14,7 @@ from collections import OrderedDict, namedtuple
 
 from ...autograd import grad_mode
 from ...tensor import Tensor
+from ..parameter import is_lazy
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -98,6 +99,10 @@ class StateDictMixin:
                 errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
                               f"Tensor-like object from checkpoint but received {type(incoming)}")
                 continue
+            if is_lazy(current):  # a lazy module's entry without a shape yet takes the checkpoint's
+                if not is_lazy(incoming):
+                    plan.append((module, name, current, incoming))
+                continue
             if current.dim() == 0 and incoming.dim() == 1 and incoming.numel() == 1:
                 incoming = incoming.reshape(())  # old checkpoints stored scalars as shape [1]
             if incoming.shape != current.shape:
@@ -142,6 +147,8 @@ def _cannot_copy_into(current):
 def _load_one(module, name, current, incoming, assign):
     """Copy (or with ``assign``, adopt) one tensor. Copying keeps the tensor object and its dtype."""
     from ..parameter import Parameter
+    if is_lazy(current):
+        current.materialize(incoming.shape)
     if not assign:
         current.copy_(incoming)
         return

@@ -6,7 +6,10 @@ plain average when ``momentum=None``), and ``num_batches_tracked`` counts the ba
 ``eval()`` mode it normalises with those instead of the batch's own statistics.
 See course/15_normalization_and_regularization.
 """
+from ...autograd.grad_mode import no_grad
 from .. import functional as F
+from ..parameter import UninitializedBuffer, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 from .normalization import _affine_parameters, _reset_affine, _tensor
 
@@ -88,3 +91,56 @@ class BatchNorm2d(_BatchNorm):
 class BatchNorm3d(_BatchNorm):
     _input_dims = (5,)
     _dims_message = "expected 5D input (got {}D input)"
+
+
+class _LazyBatchNorm(LazyModuleMixin, _BatchNorm):
+    """BatchNorm with ``num_features`` read off the first input's dim 1: weight, bias, running_mean and
+    running_var get their shapes then (``num_batches_tracked`` is a number and exists from the start).
+    See modules/lazy.py."""
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None, *,
+                 bias=True):
+        # made without parameters and statistics first: the uninitialized ones take their places
+        super().__init__(0, eps, momentum, False, False, device, dtype, bias=False)
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
+        if track_running_stats:
+            from ... import _dtype
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = _tensor(0, device=device, dtype=_dtype.int64)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if not self.has_uninitialized_params():
+            return
+        self.num_features = input.shape[1]
+        with no_grad():
+            if self.affine:
+                self.weight.materialize((self.num_features,))
+                if self.bias is not None:
+                    self.bias.materialize((self.num_features,))
+            if self.track_running_stats:
+                self.running_mean.materialize((self.num_features,))
+                self.running_var.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyBatchNorm, BatchNorm1d):
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyBatchNorm, BatchNorm2d):
+    """BatchNorm2d with ``num_features`` read off the first input; it then becomes a BatchNorm2d."""
+
+    cls_to_become = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyBatchNorm, BatchNorm3d):
+    cls_to_become = BatchNorm3d
