@@ -2,24 +2,76 @@
 coursekit/solutions/lesson19.py).
 
     >>> _ = check_sharing(solution.predictions)
-    Correct! A checkpoint saves storages, not just values: what shared memory before saving shares it after loading.
+    Correct! A checkpoint saves storages, not just values: what shared memory before saving
+             shares it after loading.
     >>> _ = check_resume(solution.make_checkpoint, solution.restore)
-    Correct! Weights, optimizer state, step and random generator: everything that decides the next step is in the checkpoint.
-    >>> _ = check_manifest(solution.read_manifest)
-    Correct! Magic, four fixed-size fields, two checksums, then the JSON manifest: a loader that only parses JSON and copies bytes.
+    Correct! Weights, optimizer state, step and random generator: everything that decides
+             the next step is in the checkpoint.
+    >>> _ = check_globals(solution.globals_in)
+    Correct! Those are the names a weights_only load looks up in its allow-list -- read from
+             the pickle's instructions, without running one.
 
 Exercise 2 runs a short training twice -- straight through, and with a save, a "new process" (a
 fresh model and optimizer, another seed) and a restore in the middle -- on tensorlab and on PyTorch.
-Exercise 3 is about tensorlab's own file format, so it runs on tensorlab only.
-"""
-import io
-import json
+Exercise 3 reads checkpoints that tensorlab and (when installed) PyTorch wrote.
 
-from .check import Question, check_predictions, correct, is_stub, not_answered, wrong
+The lesson also uses :func:`pytorch_checkpoint` (the bytes of a file that ``torch.save`` wrote) and
+:func:`checkpoint_from_a_gpu` (the file a GPU machine would write), which any machine can make.
+"""
+import base64
+import contextlib
+import io
+import zipfile
+import zlib
+
+from . import guard
+from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised,
+                    works_only_on_tensorlab, wrong)
 from .compare import describe, differences, kind
 from .crosscheck import error_line
 from .libs import TENSORLAB, libraries, library_name, on
 from .solutions import lesson19 as solution
+
+# -- checkpoints the lesson reads ------------------------------------------------------------------------
+
+#: ``torch.manual_seed(0); torch.save(torch.nn.Linear(3, 2).state_dict(), f)`` as PyTorch 2.13 writes
+#: it (zlib-compressed, base64-encoded). tests/test_lesson19_exercises.py checks that PyTorch, when
+#: installed, still writes exactly these bytes.
+_PYTORCH_LINEAR_3_2 = (
+    "eNqlVM9r01Acf026Nsu0++XcD2EHTxFml7RbszrcJEguOVg7lOIlpGlswrJ2L3nd2GAiyAZDPHl2F/8BBUFBGehB8LiLP8DbLupF"
+    "wYtH30u2Lkltp/NBeP3x/fx433y+r6DQcQAYBrSsPjAANEc3rRVjsqIhLb28aMtSCtwKrbuUrtdt29CRVa+57DWnYjhG5aqlIxaC"
+    "C0UY40oJTLZqWFUTQUpHdUyZVhvIsl1WdYxyw7IrKjJqbt1RVzIspDmulMQIF1dqVQPGfQgr23UNLfg/srCrFMM1PEyUaLzryw2Y"
+    "VBIIMtcVoFAKvQW7FVqJbUF22yQuehA8VYSnS/iooGxpLkyZWMeMmz6PAHvNpEIh2OfhN2G/EtuEAz52EMEzRTjU2IBnS924WF0y"
+    "kEYaAoe9/0dKpFtwdAOOecZXDMfFvYDnlJjruuV0QUkynPvi0XmsRJ5C244Pg9Fmx9O3686ShtQDNlkaijT+YAmE/vn3z/fIOcjT"
+    "nn4MiEf0B+1VNduq1paMGpKl7J8VOq/cFDEwvwq/UliC6migH8w3DZTXkFEnYZGl2ZPoHi7bQsg2iIfNy/ujJGqJjh5SYC6U6kle"
+    "li79h4Evjx+8HHy4M3dH+bn77v6n3afP9N2F7fE54uj1h+rbEaw5coyjibAjQZa4v3Z0ZXH21br2zdN782P/JhFgOur1gtmmXjNd"
+    "4klbkGWJ8t5O9cbx738cZI4C6B3VNRwLJ3BdI7eHalVkKf2PRvjpnCDwM9OZbE7I50R+OpOf4kVR5PPZKV6YyYn5LP4szhCXmbX0"
+    "Ew774DyXMWK26TM4oX0tzqP3YBQdHMDhENKJgXYzHSUJDtFYiGQvSNIyuVGe4CD0h3iKFGgdwCg8mNpUCP6eApHZiWKDCQxjTTqC"
+    "FaLYYIZ6Q9iPAWyb3gVf7Xj4zHFwTOgKSiIxcRhR+mITyUT2Hsrff8X9HePIfQ/opP/dv327Ej6G8er92t/ScKbL")
+
+
+def pytorch_checkpoint():
+    """The bytes of a file that ``torch.save`` wrote (PyTorch 2.13): a ``Linear(3, 2)``'s state_dict,
+    made with ``torch.manual_seed(0)``. Any machine can load it, with or without PyTorch."""
+    return zlib.decompress(base64.b64decode(_PYTORCH_LINEAR_3_2))
+
+
+def checkpoint_from_a_gpu(obj):
+    """The file ``torch.save(obj)`` writes on a GPU machine for tensors on ``cuda:0``: the same records,
+    except that each storage's location, in its persistent id in data.pkl, is ``'cuda:0'``."""
+    import tensorlab
+    buffer, out = io.BytesIO(), io.BytesIO()
+    tensorlab.save(obj, buffer)
+    source = zipfile.ZipFile(buffer)
+    with zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename.endswith("/data.pkl"):    # the pickled string 'cpu' (BINUNICODE, length 3)
+                data = data.replace(b"X\x03\x00\x00\x00cpu", b"X\x06\x00\x00\x00cuda:0")
+            target.writestr(info.filename, data)
+    return out.getvalue()
+
+
 
 # -- exercise 1: what a loaded checkpoint shares ------------------------------------------------------
 
@@ -132,26 +184,29 @@ def _resume_problem(make_checkpoint, restore, torch):
     weights = [p.detach().clone() for p in model.parameters()]
     moments = [t.clone() for t in _optimizer_tensors(optimizer)]
     rng = torch.get_rng_state().clone()
-    try:
-        checkpoint = make_checkpoint(model, optimizer, STEPS_BEFORE)
-    except Exception as error:  # noqa: BLE001 - the learner's error is what we report
-        return f"make_checkpoint raised {error_line(error)}", ""
+    checkpoint, error = guard.run(make_checkpoint, model, optimizer, STEPS_BEFORE)
+    if error is not None:
+        return raised(error, subject="make_checkpoint")
     if checkpoint is None:
         return "make_checkpoint returned None", "Did you forget `return`?"
     buffer = io.BytesIO()
     try:
         torch.save(checkpoint, buffer)
     except Exception as error:  # noqa: BLE001
-        why = ("A checkpoint holds data: save model.state_dict() and optimizer.state_dict(), not the model or "
-               "optimizer objects (tensorlab refuses them; PyTorch pickles them, and loading them back with "
-               "weights_only=True, today's default, fails).")
-        return f"torch.save(make_checkpoint(...)) raised {error_line(error)}", why
+        return (f"torch.save(make_checkpoint(...)) raised {error_line(error)}",
+                "A checkpoint holds data that pickle can write: tensors, numbers, dicts and lists of them.")
     buffer.seek(0)
     model, optimizer = _setup(torch, 1234)     # a new process: other weights, another generator state
     try:
-        step = restore(torch.load(buffer), model, optimizer)
+        loaded = torch.load(buffer)
     except Exception as error:  # noqa: BLE001
-        return f"restore raised {error_line(error)}", "restore gets back what make_checkpoint returned."
+        why = ("A checkpoint holds data: save model.state_dict() and optimizer.state_dict(), not the model or "
+               "optimizer objects -- torch.load (weights_only=True, the default) refuses to rebuild objects "
+               "whose classes it does not know, because rebuilding them could run any code.")
+        return f"torch.load of the checkpoint raised {error_line(error).splitlines()[0][:120]}", why
+    step, error = guard.run(restore, loaded, model, optimizer)
+    if error is not None:
+        return raised(error, "restore gets back what make_checkpoint returned.", subject="restore")
     if not _same_tensors(list(model.parameters()), weights, torch):
         return ("after restore, the model's weights are not the ones saved",
                 "Save model.state_dict() and load it with model.load_state_dict(...) -- into the model passed "
@@ -174,6 +229,7 @@ def _resume_problem(make_checkpoint, restore, torch):
     return None
 
 
+@always_a_verdict
 def check_resume(make_checkpoint, restore):
     """Exercise 2: ``make_checkpoint(model, optimizer, step)`` and ``restore(checkpoint, model, optimizer)``
     resume a training run with exactly the losses of a run without a break."""
@@ -186,7 +242,7 @@ def check_resume(make_checkpoint, restore):
     for index, (_, library) in enumerate(libraries()):
         mk, rs = on(library, make_checkpoint), on(library, restore)
         model, optimizer = _setup(library, 0)
-        if index == 0 and mk(model, optimizer, 0) is Ellipsis:
+        if index == 0 and guard.run(mk, model, optimizer, 0)[0] is Ellipsis:
             return not_answered(what)
         problem = _resume_problem(mk, rs, library)
         if problem is not None:
@@ -199,63 +255,100 @@ def check_resume(make_checkpoint, restore):
                    "step is in the checkpoint.")
 
 
-# -- exercise 3: read the manifest -------------------------------------------------------------------
+# -- exercise 3: the names a checkpoint imports ------------------------------------------------------
+
+
+def surprise_checkpoint(torch):
+    """A checkpoint whose pickle calls ``print`` when it is loaded with weights_only=False."""
+    class Surprise:
+        def __reduce__(self):
+            return (print, ("this line ran while the file was being LOADED",))
+
+    buffer = io.BytesIO()
+    torch.save({"weight": torch.ones(2), "extra": Surprise()}, buffer)
+    return buffer.getvalue()
 
 
 def _checkpoints(torch):
+    """(label, bytes) of three checkpoints that ``torch`` writes: a state_dict into a file object,
+    a whole model into ``net.pth`` (its records are then in the folder ``net/``), and a surprise."""
+    import tempfile
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    cases = [("a model's state_dict", model.state_dict()),
-             ("a training checkpoint", {"model": model.state_dict(), "optimizer": optimizer.state_dict(),
-                                        "step": 12}),
-             ("an empty dict", {})]
-    for label, obj in cases:
-        buffer = io.BytesIO()
-        torch.save(obj, buffer)
-        yield label, buffer.getvalue()
+    model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU())
+    buffer = io.BytesIO()
+    torch.save(model.state_dict(), buffer)
+    yield "a state_dict", buffer.getvalue()
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/net.pth"
+        torch.save(model, path)
+        with open(path, "rb") as f:
+            yield "a whole model saved to net.pth", f.read()
+    yield "the surprise checkpoint", surprise_checkpoint(torch)
 
 
-def _manifest_hint(error, data):
+def _globals_hint(error, label):
     text = str(error)
-    if isinstance(error, UnicodeDecodeError) and error.start < 8:
-        error = json.JSONDecodeError("not JSON", "", 0)      # binary bytes at the start: the wrong offset
-    if isinstance(error, UnicodeDecodeError) or "Extra data" in text:
-        return ("The slice went past the manifest into the tensor data: the manifest's length is the uint64 "
-                "at bytes 18..25, little-endian ('<Q'), and the manifest starts at byte 42.")
-    if isinstance(error, json.JSONDecodeError) and error.pos == 0:
-        return ("The slice does not start where the JSON does: after the magic (14 bytes) come version (4), "
-                "two lengths (8 + 8) and two CRC32s (4 + 4) -- the manifest starts at byte 42.")
-    if isinstance(error, json.JSONDecodeError):
-        return ("The JSON is cut short: take as many bytes as the manifest length says (the first uint64, bytes "
-                "18..25); the second one is the tensor data's length.")
-    if "unpack requires a buffer" in text:
-        return "struct.unpack needs exactly as many bytes as its format: '<IQQ' reads 4 + 8 + 8 = 20 bytes."
-    return "Follow the table: magic, version, manifest length, data length, two CRCs, then the manifest."
+    if isinstance(error, KeyError) and "data.pkl" in text:
+        return ("The records sit in a folder named after the file -- net.pth has net/data.pkl, a file object "
+                "archive/data.pkl: find the name that ends with '/data.pkl' in the archive's namelist().")
+    if "persistent" in text or "Weights only" in text or type(error).__name__ == "UnpicklingError":
+        return ("Don't unpickle it: unpickling is what runs a file's code. pickletools.genops(data) reads the "
+                "instructions one by one and runs none of them.")
+    if isinstance(error, zipfile.BadZipFile):
+        return "The checkpoint is a zip archive: zipfile.ZipFile(io.BytesIO(data)) opens bytes in memory."
+    if isinstance(error, ValueError):              # pickletools on the zip's bytes: no pickle there
+        return ("genops reads a pickle: give it the record data.pkl (archive.read(name)), not the zip archive "
+                "around it.")
+    return "Open the archive with zipfile, read its data.pkl record, and walk it with pickletools.genops."
 
 
-def check_manifest(read_manifest):
-    """Exercise 3: ``read_manifest(data)`` returns the JSON manifest of a checkpoint's bytes, as a dict."""
-    import tensorlab
+def _globals_problem(got, expected):
+    if not isinstance(got, (set, frozenset)):
+        if isinstance(got, (list, tuple)) and set(got) == expected:
+            return f"returned {kind(got)}", "Return a set: each name once (a file may name a global many times)."
+        return f"returned {describe(got)}", "Return a set of strings, one 'module.name' per global."
+    if any(isinstance(n, str) and " " in n for n in got):
+        return (f"returned {describe(sorted(got, key=str))}",
+                "genops gives GLOBAL's argument as 'module name', with a space: write it as 'module.name'.")
+    missing, extra = sorted(expected - got, key=str), sorted(got - expected, key=str)
+    if missing:
+        return (f"returned a set without {describe(missing)}",
+                "Every GLOBAL instruction of the pickle counts, wherever it is, not only the first.")
+    return (f"returned a set with {describe(extra)}, which the pickle does not name",
+            "Only the GLOBAL instructions name a global: strings pushed by BINUNICODE are data.")
 
-    what = "a function body that returns the manifest as a dict"
-    if is_stub(read_manifest):
+
+@always_a_verdict
+def check_globals(globals_in):
+    """Exercise 3: ``globals_in(data)`` is the set of names (``module.name``) that a checkpoint's data.pkl
+    imports, read without running the pickle."""
+    what = "a function body that returns the set of names the checkpoint's pickle imports"
+    if is_stub(globals_in):
         return not_answered(what)
-    if not callable(read_manifest):
-        return wrong(f"`read_manifest` should be a function ({what}); it is {kind(read_manifest)}.")
-    for label, data in _checkpoints(tensorlab):
-        try:
-            got = read_manifest(data)
-        except Exception as error:  # noqa: BLE001
-            return wrong(f"`read_manifest` on {label} raised {error_line(error)}.", _manifest_hint(error, data))
-        if got is Ellipsis:
-            return not_answered(what)
-        if isinstance(got, (bytes, bytearray, str)):
-            return wrong(f"`read_manifest` on {label} returned {kind(got)}, not a dict.",
-                         "The manifest is JSON text: parse it with json.loads(...).")
-        expected = solution.read_manifest(data)
-        if got != expected:
-            return wrong(f"`read_manifest` on {label} returned {describe(got)}, not the manifest.",
-                         "It should be the whole JSON document: format, version, root and blocks.")
-    return correct("Magic, four fixed-size fields, two checksums, then the JSON manifest: a loader that only "
-                   "parses JSON and copies bytes.")
+    if not callable(globals_in):
+        return wrong(f"`globals_in` should be a function ({what}); it is {kind(globals_in)}.")
+    for index, (_, library) in enumerate(libraries()):
+        runs = []
+        for label, data in _checkpoints(library):
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                got, error = guard.run(globals_in, data)
+            if "LOADED" in printed.getvalue():
+                return wrong(f"`globals_in` on {label} ran the checkpoint's pickle: its print() call printed.",
+                             "Don't unpickle it -- that is what runs a file's code. pickletools.genops(data) reads "
+                             "the instructions one by one and runs none of them.")
+            runs.append((label, data, got, error))
+        for label, data, got, error in runs:
+            if error is not None:
+                found, why = raised(error, _globals_hint(error, label), subject="`globals_in`")
+                return wrong(f"{found} on {label}.", why)
+            if got is Ellipsis:
+                return not_answered(what)
+            expected = solution.globals_in(data)
+            if got != expected:
+                found, why = _globals_problem(got, expected)
+                if index > 0:
+                    return works_only_on_tensorlab(f"`globals_in` on {label}", library, found)
+                return wrong(f"`globals_in` on {label} {found}.", why)
+    return correct("Those are the names a weights_only load looks up in its allow-list -- read from the "
+                   "pickle's instructions, without running one.")

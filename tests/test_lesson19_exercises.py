@@ -1,7 +1,9 @@
 """Lesson 19's exercise checks accept the reference solutions and reject plausible wrong answers
 with a specific hint, with PyTorch installed and hidden alike."""
-import json
-import struct
+import io
+import pickle
+import pickletools
+import zipfile
 
 import pytest
 
@@ -14,7 +16,7 @@ from coursekit.testing import assert_rejected
 def test_every_check_accepts_its_solution(mode, capsys):
     assert check.check_sharing(solution.predictions)
     assert check.check_resume(solution.make_checkpoint, solution.restore)
-    assert check.check_manifest(solution.read_manifest)
+    assert check.check_globals(solution.globals_in)
     assert capsys.readouterr().out.count("Correct!") == 3
 
 
@@ -33,7 +35,26 @@ def _restore_with_names(checkpoint, model, optimizer):
 def test_other_correct_answers_are_accepted(mode):
     assert check.check_sharing([True, 100, 4, 3])
     assert check.check_resume(_checkpoint_with_names, _restore_with_names)
-    assert check.check_manifest(lambda data: json.loads(data[42:42 + int.from_bytes(data[18:26], "little")]))
+    assert check.check_globals(_globals_with_namelist)
+    assert check.check_globals(lambda data: {name.replace(" ", ".") for name in _global_args(data)})
+
+
+def _data_pkl(data):
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    return archive.read([n for n in archive.namelist() if n.split("/", 1)[1] == "data.pkl"][0])
+
+
+def _global_args(data):
+    return [arg for op, arg, _ in pickletools.genops(_data_pkl(data)) if op.name == "GLOBAL"]
+
+
+def _globals_with_namelist(data):
+    names = set()
+    for op, arg, _ in pickletools.genops(_data_pkl(data)):
+        if op.code == "c":
+            module, name = arg.split()
+            names.add(module + "." + name)
+    return names
 
 
 def test_stubs_get_a_fixed_message(mode):
@@ -42,7 +63,7 @@ def test_stubs_get_a_fixed_message(mode):
 
     for verdict in (check.check_sharing(...), check.check_sharing((True, ..., 4.0, 3)),
                     check.check_resume(..., solution.restore), check.check_resume(stub, stub),
-                    check.check_manifest(...), check.check_manifest(stub)):
+                    check.check_globals(...), check.check_globals(stub)):
         assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
 
 
@@ -96,7 +117,8 @@ def _restore_into_a_new_model(checkpoint, model, optimizer):
     (_model_only, _restore_model_only, ["optimizer has not got its running averages back",
                                         "optimizer.state_dict()"]),
     (_no_rng, _restore_no_rng, ["random generator is not where it was", "torch.get_rng_state()"]),
-    (_objects, solution.restore, ["torch.save(make_checkpoint(...)) raised", "not the model or optimizer objects"]),
+    (_objects, solution.restore, ["torch.load of the checkpoint raised UnpicklingError: Weights only load failed",
+                                  "not the model or optimizer objects"]),
     (solution.make_checkpoint, _restore_no_return, ["restore returned None", "Return the step"]),
     (solution.make_checkpoint, _restore_into_a_new_model, ["weights are not the ones saved",
                                                            "into the model passed to restore"]),
@@ -107,28 +129,79 @@ def test_wrong_resumes(mode, make, restore, phrases):
     assert_rejected(verdict, phrases)
 
 
-def _after_magic(data):
-    return json.loads(data[34:34 + struct.unpack("<Q", data[18:26])[0]])
+def _fixed_folder(data):
+    return set(n.replace(" ", ".") for n in _args_in(zipfile.ZipFile(io.BytesIO(data)).read("archive/data.pkl")))
 
 
-def _big_endian(data):
-    length = struct.unpack(">Q", data[18:26])[0]
-    return json.loads(data[42:42 + length])
+def _args_in(pkl):
+    return [arg for op, arg, _ in pickletools.genops(pkl) if op.name == "GLOBAL"]
 
 
-def _data_length(data):
-    length = struct.unpack("<Q", data[26:34])[0]
-    return json.loads(data[42:42 + length])
+def _unpickled(data):
+    return set(pickle.loads(_data_pkl(data)))
+
+
+def _torch_load(data):
+    torch.load(io.BytesIO(data), weights_only=False)
+    return set()
+
+
+def _with_spaces(data):
+    return set(_global_args(data))
+
+
+def _first_only(data):
+    return set(_global_args(data)[:1] and [_global_args(data)[0].replace(" ", ".")])
+
+
+def _as_list(data):
+    return [name.replace(" ", ".") for name in _global_args(data)]
+
+
+def _with_strings(data):
+    return {str(arg).replace(" ", ".") for op, arg, _ in pickletools.genops(_data_pkl(data))
+            if op.name in ("GLOBAL", "BINUNICODE")}
+
+
+def _whole_file(data):
+    return {arg for op, arg, _ in pickletools.genops(data) if op.name == "GLOBAL"}
 
 
 @pytest.mark.parametrize("answer, phrases", [
-    (_after_magic, ["raised UnicodeDecodeError", "does not start where the JSON does"]),
-    (_big_endian, ["went past the manifest into the tensor data", "little-endian"]),
-    (_data_length, ["The JSON is cut short", "the second one is the tensor data's length"]),
-    (lambda data: data[42:42 + struct.unpack("<Q", data[18:26])[0]], ["returned a bytes, not a dict", "json.loads"]),
-    (lambda data: struct.unpack("<IQQ", data[14:30]), ["raised error", "'<IQQ' reads 4 + 8 + 8 = 20 bytes"]),
-    ("manifest", ["should be a function"]),
+    (_fixed_folder, ["raised KeyError", "on a whole model saved to net.pth", "named after the file"]),
+    (_unpickled, ["raised UnpicklingError", "Don't unpickle it"]),
+    (_torch_load, ["ran the checkpoint's pickle", "Don't unpickle it"]),
+    (_with_spaces, ["'module name', with a space", "'module.name'"]),
+    (_first_only, ["returned a set without", "Every GLOBAL instruction"]),
+    (_as_list, ["returned a list", "Return a set"]),
+    (_with_strings, ["which the pickle does not name", "strings pushed by BINUNICODE are data"]),
+    (_whole_file, ["`globals_in` raised", "give it the record data.pkl"]),
+    ("data.pkl", ["should be a function"]),
 ])
-def test_wrong_manifest_readers(mode, answer, phrases):
-    verdict = check.check_manifest(answer)
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")     # pickletools on a zip's bytes, in a wrong answer
+def test_wrong_globals_readers(mode, answer, phrases):
+    verdict = check.check_globals(answer)
     assert_rejected(verdict, phrases)
+
+
+def test_the_pytorch_checkpoint_is_what_pytorch_writes(torch_module):
+    torch_module.manual_seed(0)
+    buffer = io.BytesIO()
+    torch_module.save(torch_module.nn.Linear(3, 2).state_dict(), buffer)
+    assert buffer.getvalue() == check.pytorch_checkpoint()
+
+
+def test_the_checkpoint_from_a_gpu_says_cuda_and_loads_on_the_cpu():
+    data = check.checkpoint_from_a_gpu({"w": torch.ones(2)})
+    assert b"X\x06\x00\x00\x00cuda:0" in _data_pkl(data)
+    seen = []
+    out = torch.load(io.BytesIO(data), map_location=lambda storage, location: seen.append(location) or storage)
+    assert seen == ["cuda:0"] and out["w"].tolist() == [1.0, 1.0]
+    if not torch.cuda.is_available():
+        with pytest.raises(RuntimeError, match="Attempting to deserialize object on a CUDA device"):
+            torch.load(io.BytesIO(data))
+
+
+@pytest.fixture
+def torch_module():
+    return pytest.importorskip("torch", reason="PyTorch is not installed: oracle test skipped")

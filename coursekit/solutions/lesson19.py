@@ -1,6 +1,7 @@
 """Reference solutions of course/19_saving_and_loading.ipynb's exercises (checks: coursekit/lesson19.py)."""
-import json
-import struct
+import io
+import pickletools
+import zipfile
 
 import tensorlab as torch
 
@@ -30,7 +31,8 @@ def restore(checkpoint, model, optimizer):
     return checkpoint["step"]
 
 
-# Exercise 3: read the manifest of a tensorlab checkpoint.
-def read_manifest(data):
-    version, manifest_length, data_length = struct.unpack("<IQQ", data[14:34])   # after the 14-byte magic
-    return json.loads(data[42:42 + manifest_length])      # after two CRC32s (bytes 34..41)
+# Exercise 3: the names a checkpoint's pickle imports -- read, never run.
+def globals_in(data):
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    pkl = archive.read(next(name for name in archive.namelist() if name.endswith("/data.pkl")))  # net/, archive/
+    return {arg.replace(" ", ".") for opcode, arg, _ in pickletools.genops(pkl) if opcode.name == "GLOBAL"}
