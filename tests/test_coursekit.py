@@ -358,3 +358,212 @@ def test_modules_and_nodes_agree_when_they_print_the_same(torch, snippet):
     assert compare(run(snippet, tensorlab), run(snippet, torch)) == []
     differs = compare(run("torch.nn.Linear(2, 3)", tensorlab), run("torch.nn.Linear(2, 4)", torch))
     assert differs and "prints as" in differs[0]
+
+
+# -- the guard: time limit, sys.exit, Ctrl-C, inputs changed in place ------------------------------------
+
+def test_the_guard_reports_sys_exit_and_errors():
+    from coursekit import guard
+    assert guard.run(lambda a, b: a + b, 2, 3) == (5, None)
+    value, error = guard.run(lambda: sys.exit(4))
+    assert value is None and isinstance(error, SystemExit)
+    assert "called sys.exit()" in guard.failure(error)[0]
+    assert isinstance(guard.run(lambda: 1 / 0)[1], ZeroDivisionError) and guard.failure(ZeroDivisionError()) is None
+
+
+def _endless():
+    while True:
+        try:
+            pass
+        except:  # noqa: E722 - a bare except must not swallow the time limit for good
+            pass
+
+
+def test_the_guard_stops_an_endless_answer_and_gives_the_alarm_back():
+    import signal
+    from coursekit import guard
+    previous = signal.signal(signal.SIGALRM, lambda *args: None)
+    signal.setitimer(signal.ITIMER_REAL, 100)          # someone else's timer, e.g. pytest-timeout
+    try:
+        value, error = guard.run(_endless, limit=0.2)
+        assert isinstance(error, guard.TimeLimitExceeded) and "did not finish within 0.2 seconds" in \
+            guard.failure(error)[0]
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 100   # still running
+        assert signal.getsignal(signal.SIGALRM) is not None and signal.getsignal(signal.SIGALRM) != previous
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_the_guard_stops_an_endless_answer_off_the_main_thread_too():
+    import threading
+    from coursekit import guard
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(guard.run(_endless, limit=0.2)))
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive() and isinstance(seen[0][1], guard.TimeLimitExceeded)
+
+
+def test_ctrl_c_is_never_taken_for_a_wrong_answer():
+    import signal
+    from coursekit import guard
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        guard.run(interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        check_function(interrupted, _double, CASES, name="double", what="...")
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)     # no alarm left behind
+
+
+@pytest.mark.parametrize("change, phrase", [
+    (lambda x: x.mul_(2), "`x` has new values (at 2 of 2 positions) and its version counter went from 0 to 1"),
+    (lambda x: x.add_(0), "`x` was written in place (its values ended up the same, but its version counter"),
+    (lambda x: x.unsqueeze_(0), "`x` changed shape from (2,) to (1, 2)"),
+    (lambda x: x.requires_grad_(), "`x` its requires_grad changed to True"),
+])
+def test_check_function_refuses_an_answer_that_changes_its_tensor_input(capsys, change, phrase):
+    def answer(x):
+        result = x * 2
+        change(x)
+        return result
+    verdict = check_function(answer, _double, CASES, name="double", what="...")
+    assert not verdict and "it changed its input in place: " + phrase.replace("`x` its", "`x`") in \
+        verdict.message.replace("`x` its", "`x`")
+    assert "changed its input in place, so the caller" in verdict.message
+
+
+def test_other_inputs_changed_in_place():
+    import numpy as np
+    from coursekit import guard
+    module = tensorlab.nn.BatchNorm1d(2)
+    inputs = [[1.0, 2.0], {"a": tensorlab.ones(1)}, np.zeros(2), module, (tensorlab.zeros(1), 3)]
+    before = [guard.snapshot(x) for x in inputs]
+    assert guard.input_changes(before, inputs, ["values", "state", "a", "bn", "pair"]) == []
+    inputs[0].pop()
+    inputs[1]["a"].add_(1)
+    inputs[2][0] = 5
+    module.eval()
+    inputs[4][0].fill_(2)
+    found = guard.input_changes(before, inputs, ["values", "state", "a"])
+    assert found == ["`values` changed length from 2 to 1",
+                     "`state['a']` has new values (at 1 of 1 positions) and its version counter went from 0 to 1",
+                     "`a` has new values",
+                     "`argument 4` was switched to eval mode (its .training changed from True to False)",
+                     "`argument 5[0]` has new values (at 1 of 1 positions) and its version counter went from 0 to 1"]
+    assert guard.why_changed(found[0]) is guard.CONTAINER and guard.why_changed(found[3]) is guard.MODE
+    module.train()
+    module(tensorlab.ones(3, 2))                         # training mode: the running statistics move
+    assert "`bn.running_mean` has new values" in guard.changes(before[3], module, "bn")[0]
+
+
+def test_check_predictions_survives_predictions_that_refuse_to_compare(capsys):
+    from coursekit.testing import Hostile
+
+    class Unequal(tuple):
+        def __eq__(self, other):
+            raise TypeError("no comparing")
+        __hash__ = tuple.__hash__
+    verdict = check_predictions((tensorlab.int64, Hostile(), Unequal((1,))), QUESTIONS)
+    assert not verdict and "2 of 3 predictions are off" in verdict.message
+    assert "(2) torch.zeros(2, 3).t().shape: not <a Hostile whose repr raised ValueError>." in verdict.message
+
+
+# -- how verdicts are printed ---------------------------------------------------------------------------
+
+def test_verdicts_wrap_at_word_boundaries_under_their_label(capsys):
+    from coursekit.check import WIDTH, report, wrap
+    long = "Not yet: " + " ".join(f"word{i}" for i in range(40)) + "\n  Hint: use `x.sum(dim=1, keepdim=True)` " + \
+        "and " * 30
+    text = wrap(long)
+    lines = text.splitlines()
+    assert all(len(line) <= WIDTH for line in lines)
+    assert " ".join(text.split()) == " ".join(long.split())          # no word split, none lost
+    assert lines[1].startswith(" " * 9 + "word") and any(line.startswith(" " * 8 + "and") for line in lines)
+    assert "`x.sum(dim=1, keepdim=True)`" in text                     # code is never broken
+    verdict = report(False, long)
+    assert capsys.readouterr().out == text + "\n" and verdict.message == long and verdict.text == text
+
+
+# -- the status line: cross-checks on or OFF -------------------------------------------------------------
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_load_ext_says_once_whether_cross_checks_are_on(monkeypatch, capsys, hidden):
+    from coursekit.crosscheck import STATUS_PREFIX
+    shell_module = pytest.importorskip("IPython.core.interactiveshell")
+    if hidden:
+        monkeypatch.setattr(libs, "_import_torch", lambda: None)
+    elif libs.torch_or_none() is None:
+        pytest.skip("PyTorch is not installed")
+    shell = shell_module.InteractiveShell.instance()
+    shell.extension_manager.loaded.discard("coursekit")     # a fresh kernel's first %load_ext
+    capsys.readouterr()
+    shell.run_line_magic("load_ext", "coursekit")
+    shell.run_cell("%%crosscheck\ntorch.arange(3).stride()")
+    shell.run_line_magic("load_ext", "coursekit")            # run the first cell again: said already
+    out = capsys.readouterr().out
+    assert out.count(STATUS_PREFIX) == 1
+    if hidden:
+        assert "cross-checks are OFF -- PyTorch is not installed" in out and "pip install torch==2.13.0" in out
+    else:
+        assert "cross-checks are on -- PyTorch 2." in out
+
+
+def _torch_env(tmp_path, hidden):
+    """An environment for a subprocess (and its kernels) with PyTorch importable or hidden."""
+    paths = [str(ROOT)]
+    if hidden:
+        hider = tmp_path / "hide" / "torch"
+        hider.mkdir(parents=True, exist_ok=True)
+        (hider / "__init__.py").write_text("raise ImportError('PyTorch hidden for this test')\n")
+        paths.insert(0, str(hider.parent))
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+
+
+_EXECUTE = """
+import sys, nbformat
+from nbclient import NotebookClient
+nb = nbformat.v4.new_notebook()
+nb.cells = [nbformat.v4.new_code_cell(source) for source in [
+    "import tensorlab as torch\\n%load_ext coursekit",
+    "%%crosscheck\\nx = torch.arange(6).view(2, 3)\\nx.t().stride()",
+    "%%crosscheck\\ntorch.zeros(2, 3).t().is_contiguous()",
+    "from coursekit.lesson04 import check_normalize_rows\\n_ = check_normalize_rows(lambda scores: ...)"]]
+NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+nbformat.write(nb, sys.argv[1])
+"""
+
+
+def _nbval(path, env, sanitize):
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--nbval",
+                           "--nbval-current-env", "--nbval-sanitize-with", str(sanitize), str(path)],
+                          cwd=path.parent, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.slow
+def test_the_status_line_validates_with_and_without_pytorch(tmp_path):
+    """A notebook stored with PyTorch validates without it and the other way round: the kernel says
+    "cross-checks are on" or "OFF" once, in the first cell, and one sanitize entry maps both."""
+    pytest.importorskip("nbval")
+    pytest.importorskip("nbclient")
+    nbformat = pytest.importorskip("nbformat")
+    from coursekit.crosscheck import STATUS_PREFIX
+    if libs._import_torch() is None:
+        pytest.skip("PyTorch is not installed: only one of the two ways can run here")
+    sanitize = ROOT / "tools" / "sanitize.cfg"
+    for stored_without in (False, True):
+        path = tmp_path / f"stored_{'without' if stored_without else 'with'}_torch.ipynb"
+        done = subprocess.run([sys.executable, "-c", _EXECUTE, str(path)], env=_torch_env(tmp_path, stored_without),
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        texts = [[o.get("text", "") for o in cell.outputs] for cell in nbformat.read(path, as_version=4).cells]
+        assert [sum(STATUS_PREFIX in t for t in cell) for cell in texts] == [1, 0, 0, 0]   # once per kernel
+        assert ("cross-checks are OFF" if stored_without else "cross-checks are on") in texts[0][0]
+        result = _nbval(path, _torch_env(tmp_path, not stored_without), sanitize)
+        assert result.returncode == 0, result.stdout[-3000:]
+    entry = sanitize.read_text().split("\n[coursekit's status line")[0]   # the file without the entry
+    (tmp_path / "without_entry.cfg").write_text(entry)
+    result = _nbval(path, _torch_env(tmp_path, False), tmp_path / "without_entry.cfg")
+    assert result.returncode != 0 and "cross-checks are" in result.stdout
