@@ -15,8 +15,9 @@ Exercise 2 runs a short training twice -- straight through, and with a save, a "
 fresh model and optimizer, another seed) and a restore in the middle -- on tensorlab and on PyTorch.
 Exercise 3 reads checkpoints that tensorlab and (when installed) PyTorch wrote.
 
-The lesson also uses :func:`pytorch_checkpoint` (the bytes of a file that ``torch.save`` wrote) and
-:func:`checkpoint_from_a_gpu` (the file a GPU machine would write), which any machine can make.
+The lesson also uses :func:`pytorch_checkpoint` (the bytes of a file that ``torch.save`` wrote),
+:func:`tensorlab_checkpoint` (one that ``tensorlab.save`` writes) and :func:`checkpoint_from_a_gpu`
+(the file a GPU machine would write), which any machine can make.
 """
 import base64
 import contextlib
@@ -56,12 +57,25 @@ def pytorch_checkpoint():
     return zlib.decompress(base64.b64decode(_PYTORCH_LINEAR_3_2))
 
 
-def checkpoint_from_a_gpu(obj):
-    """The file ``torch.save(obj)`` writes on a GPU machine for tensors on ``cuda:0``: the same records,
-    except that each storage's location, in its persistent id in data.pkl, is ``'cuda:0'``."""
+def tensorlab_checkpoint():
+    """The bytes ``tensorlab.save`` writes for a ``Linear(3, 2)``'s state_dict, made with
+    ``tensorlab.manual_seed(0)`` (for a cross-check: PyTorch loads them, tensorlab does too)."""
     import tensorlab
+    tensorlab.manual_seed(0)
+    buffer = io.BytesIO()
+    tensorlab.save(tensorlab.nn.Linear(3, 2).state_dict(), buffer)
+    return buffer.getvalue()
+
+
+def checkpoint_from_a_gpu(obj, save=None):
+    """The file ``save(obj, f)`` (default: ``tensorlab.save``; pass ``torch.save`` for PyTorch's tensors)
+    writes on a GPU machine for tensors on ``cuda:0``: the same records, except that each storage's
+    location, in its persistent id in data.pkl, is ``'cuda:0'``."""
+    if save is None:
+        import tensorlab
+        save = tensorlab.save
     buffer, out = io.BytesIO(), io.BytesIO()
-    tensorlab.save(obj, buffer)
+    save(obj, buffer)
     source = zipfile.ZipFile(buffer)
     with zipfile.ZipFile(out, "w") as target:
         for info in source.infolist():

@@ -35,7 +35,8 @@ _CHUNK = 1 << 24
 def write_archive(f, name, records):
     """Write a zip archive of ``records``, ``(record name, bytes or array, write(file, data))`` triples,
     under the folder ``name``; each record's data starts at a multiple of ALIGNMENT bytes."""
-    with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
+    archive = zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED, allowZip64=True)
+    try:
         for record, data, write in records:
             info = zipfile.ZipInfo(f"{name}/{record}", date_time=_DATE)
             info.file_size = memoryview(data).nbytes
@@ -45,6 +46,10 @@ def write_archive(f, name, records):
             with archive.open(info, "w", force_zip64=zip64) as out:
                 write(out, data)
             info.extra = b""                 # the padding belongs to the local header only
+    except BaseException:
+        archive.fp = None     # a failed save gets no central directory: no reader takes it for a whole archive
+        raise
+    archive.close()
 
 
 def _padding(offset):

@@ -174,3 +174,23 @@ def test_the_next_save_removes_the_temporary_file_of_a_killed_save(tmp_path):
     assert tensorlab.load(path) == {"epoch": 1}
     tensorlab.save({"epoch": 2}, path)
     assert sorted(os.listdir(tmp_path)) == sorted([".other.pth.0123abcd.tmp", live.name, "ckpt.pth"])
+
+
+def test_a_save_that_fails_into_a_file_object_leaves_no_central_directory(monkeypatch):
+    """A zip's table of contents is written last: a failed save must not write it, or the partial
+    file would look like a complete archive (with its records cut short)."""
+    import io
+    import zipfile
+
+    def failing(f, array):
+        f.write(memoryview(array.reshape(-1)).cast("B")[:array.nbytes // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(serialization, "_write_block", failing)
+    buf = io.BytesIO()
+    with pytest.raises(OSError, match="No space left"):
+        tensorlab.save({"w": tensorlab.ones(100)}, buf)
+    with pytest.raises(zipfile.BadZipFile):
+        zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+    with pytest.raises(serialization.CheckpointError, match="failed reading zip archive"):
+        tensorlab.load(io.BytesIO(buf.getvalue()))
