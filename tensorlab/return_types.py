@@ -25,3 +25,7 @@ kthvalue = _make("kthvalue")
 cummax = _make("cummax")
 cummin = _make("cummin")
 aminmax = _make("aminmax", ("min", "max"))
+
+# ... and the same pairs returned by the ``out=`` forms (``torch.max(x, 1, out=(v, i))``), named as PyTorch's
+max_out, min_out, sort_out, topk_out = _make("max_out"), _make("min_out"), _make("sort_out"), _make("topk_out")
+median_out, mode_out, kthvalue_out = _make("median_out"), _make("mode_out"), _make("kthvalue_out")

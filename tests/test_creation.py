@@ -373,3 +373,17 @@ def test_every_spelling_of_a_shape_gives_that_shape(shape, name):
     if shape:
         spellings.append(fn(*shape))
     assert {tuple(t.shape) for t in spellings} == {tuple(shape)}
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64", "float16", "float64"])
+@pytest.mark.parametrize("bounds", [(3.5,), (0.5, 3.7), (0, 1, 0.25), (0, 5, 1.5), (5, 0, -1.5)])
+def test_arange_with_a_dtype_matches_pytorch(torch, dtype, bounds):
+    """int64 truncates the bounds first; the other integer types take the length from the exact bounds and
+    then step by the truncated step -- PyTorch's two code paths."""
+    outcomes = []
+    for lib in (tensorlab, torch):
+        try:
+            outcomes.append(repr(lib.arange(*bounds, dtype=getattr(lib, dtype))))
+        except Exception as e:  # noqa: BLE001
+            outcomes.append((type(e).__name__, str(e)))
+    assert outcomes[0] == outcomes[1]

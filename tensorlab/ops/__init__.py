@@ -1,6 +1,7 @@
 """Every tensor operation, once. Each family's module attaches its methods to Tensor and lists its
-public functions in ``__all__``; this package re-exports them as ``tensorlab.<name>`` -- the pointwise
-ones wrapped to take ``out=`` (ops/out.py; Tensor methods take no ``out=``, as in PyTorch)."""
+public functions in ``__all__``; this package re-exports them as ``tensorlab.<name>`` -- wrapped to take
+NumPy's ``axis=``/``keepdims=`` (ops/numpy_names.py) and ``out=`` (ops/out.py, ops/out_others.py; Tensor
+methods take no ``out=``, as in PyTorch) where PyTorch's do."""
 import importlib
 
 from .. import tensor as _t
@@ -18,8 +19,6 @@ for _family in FAMILIES:
         globals()[_name] = getattr(_module, _name, None) or getattr(_t.Tensor, _name)
         __all__.append(_name)
 
-for _name in [*DIFFERENTIABLE, *NOT_DIFFERENTIABLE]:
-    globals()[_name] = with_out(globals()[_name], _name)
 
 # NumPy's ``axis=``/``keepdims=`` wherever PyTorch's C++ argument parser takes them (ops/numpy_names.py)
 from . import numpy_names as _numpy_names  # noqa: E402
@@ -32,3 +31,11 @@ for _name, _fn in list(vars(_t.Tensor).items()):
     if (_name not in _numpy_names.METHODS_WRITTEN_IN_PYTHON and callable(_fn) and not isinstance(_fn, type)
             and _numpy_names.takes_dim(_fn)):
         setattr(_t.Tensor, _name, _numpy_names.accept_numpy_names(_fn))
+
+# ``out=`` on the tensorlab.* functions that take it in PyTorch: pointwise (ops/out.py), others (ops/out_others.py)
+from . import out_others as _out_others  # noqa: E402
+
+for _name in [*DIFFERENTIABLE, *NOT_DIFFERENTIABLE]:
+    globals()[_name] = with_out(globals()[_name], _name)
+for _name in _out_others.RULES:
+    globals()[_name] = _out_others.with_out(globals()[_name], _name)

@@ -124,29 +124,16 @@ def _tensor_list(tensors):
     return tensors
 
 
-def cat(tensors, dim=0, *, out=None):
+def cat(tensors, dim=0):
     """Join tensors along an existing dim; all other sizes must match. Dtypes are promoted."""
     tensors = _tensor_list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     result = Cat.apply(dim, *tensors)
-    return _into(out, result)
+    return result
 
 
 concat = concatenate = cat
-
-
-def _into(out, result):
-    """Support the ``out=`` argument: copy into (a resized) ``out``."""
-    if out is None:
-        return result
-    from ..autograd import grad_mode
-    with grad_mode.no_grad():
-        if out._shape != result._shape:
-            out.data = result.to(out.dtype).clone()
-        else:
-            out.copy_(result)
-    return out
 
 
 class Stack(Function):
@@ -171,12 +158,12 @@ class Stack(Function):
         return (None,) + tuple(p if p.dtype is d else p.to(d) for p, d in zip(parts, ctx.dtypes))
 
 
-def stack(tensors, dim=0, *, out=None):
+def stack(tensors, dim=0):
     """Join equal-shaped tensors along a *new* dim ``dim``."""
     tensors = _tensor_list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
-    return _into(out, Stack.apply(dim, *tensors))
+    return Stack.apply(dim, *tensors)
 
 
 def _nonempty(name, tensors):
@@ -186,22 +173,22 @@ def _nonempty(name, tensors):
     return tensors
 
 
-def hstack(tensors, *, out=None):
+def hstack(tensors):
     """Join horizontally: along dim 0 for 1-D tensors, else along dim 1."""
     tensors = [t.reshape(1) if t.dim() == 0 else t for t in _nonempty("hstack", tensors)]
-    return cat(tensors, 0 if tensors[0].dim() == 1 else 1, out=out)
+    return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
-def vstack(tensors, *, out=None):
+def vstack(tensors):
     """Join vertically (along dim 0); 1-D tensors become rows first."""
     tensors = [_atleast_2d(t) for t in _nonempty("vstack", tensors)]
-    return cat(tensors, 0, out=out)
+    return cat(tensors, 0)
 
 
 row_stack = vstack
 
 
-def dstack(tensors, *, out=None):
+def dstack(tensors):
     """Join along the third dim (depth); smaller tensors get size-1 dims first."""
     def atleast_3d(t):
         if t.dim() == 0:
@@ -209,13 +196,13 @@ def dstack(tensors, *, out=None):
         if t.dim() == 1:
             return t.reshape(1, -1, 1)
         return t.unsqueeze(-1) if t.dim() == 2 else t
-    return cat([atleast_3d(t) for t in _nonempty("dstack", tensors)], 2, out=out)
+    return cat([atleast_3d(t) for t in _nonempty("dstack", tensors)], 2)
 
 
-def column_stack(tensors, *, out=None):
+def column_stack(tensors):
     """Join as columns: 0-D and 1-D tensors become columns, then everything joins along dim 1."""
     tensors = [t.reshape(-1, 1) if t.dim() <= 1 else t for t in _nonempty("column_stack", tensors)]
-    return cat(tensors, 1, out=out)
+    return cat(tensors, 1)
 
 
 def _atleast_2d(t):

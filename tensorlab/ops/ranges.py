@@ -65,7 +65,7 @@ def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, d
         raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     if step == 0:
         raise RuntimeError("step must be nonzero")
-    if not dtype.is_floating_point:  # integer ranges: the bounds are truncated first
+    if dtype is _dtype.int64:  # int64 ranges: the bounds are truncated first
         start, end, step = int(start), int(end), int(step)
         if step == 0:
             raise ValueError("step must be nonzero")
@@ -74,6 +74,8 @@ def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, d
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = math.ceil((end - start) / step)
+    if not dtype.is_floating_point:  # other integer types: the length from the exact bounds, then whole steps
+        start, step = int(start), int(step)
     _check_requires_grad(dtype, requires_grad)
     try:
         array = start + np.arange(n, dtype=np.float64 if dtype.is_floating_point else np.int64) * step
