@@ -171,15 +171,17 @@ def test_view_checkbox_freezes_a_parameter_and_redraws(lenet):
     assert ex.counts("features.0") == {"total": 156, "trainable": 6}
     assert view.nodes["features.0"]["header"].value != header_before
     assert "156 params, 6 trainable" in view.nodes["features.0"]["header"].value
-    assert view.nodes["features.0"]["box"].value is False          # the module is no longer all trainable
+    assert view.nodes["features.0"]["box"].description == "–"      # partly frozen: the tri-state box says so
+    assert view.nodes["features"]["box"].description == "–" and view.nodes["features.3"]["box"].description == "✓"
     assert "froze 1 parameter (150 elements)" in view.message.value
 
 
 def test_view_subtree_checkbox_and_buttons(lenet):
     ex = ModuleExplorer(lenet)
     view = ex.widget
-    view.nodes["classifier"]["box"].value = False
+    view.nodes["classifier"]["box"].click()                          # all trainable: freeze them all
     assert not any(p.requires_grad for p in lenet.classifier.parameters())
+    assert view.nodes["classifier"]["box"].description == "" and view.nodes[""]["box"].description == "–"
     assert all(not view.param_boxes[name].value for name, _ in lenet.classifier.named_parameters("classifier"))
     assert "frozen" in view.nodes["classifier"]["header"].value
     view.name_box.value = "classifier.1"
@@ -189,6 +191,9 @@ def test_view_subtree_checkbox_and_buttons(lenet):
     view.freeze_button.click()
     assert "Sequential has no attribute `7`" in view.message.value
     assert lenet.classifier[1].weight.requires_grad                  # nothing changed
+    view.nodes["classifier"]["box"].click()                          # partly frozen: unfreeze them all
+    assert all(p.requires_grad for p in lenet.classifier.parameters())
+    assert view.nodes["classifier"]["box"].description == "✓"
 
 
 def test_view_toggle_collapses_and_refresh_shows_new_hooks(lenet):

@@ -17,6 +17,7 @@ to the 3 significant digits a reader takes in, which is what nbval compares.
     [0.0, 0.25, 0.5, 0.75, 1.0]
 """
 import math
+import sys
 
 from ._svg import PALETTE, Canvas, num
 
@@ -28,19 +29,23 @@ LEFT, RIGHT, TOP, BOTTOM = 52, 12, 24, 30
 
 
 def nice_ticks(lo, hi, count=4):
-    """About ``count`` round numbers (steps of 1, 2, 2.5 or 5 times a power of ten) covering [lo, hi]."""
+    """About ``count`` round numbers (steps of 1, 2, 2.5 or 5 times a power of ten) covering [lo, hi].
+    Any finite values work, from 1e-300 to 1e300: at most ``count + 2`` ticks, never a loop that
+    runs away (a range too small or too large for floats gives just its two ends)."""
     if not hi > lo:
         pad = abs(lo) * 0.1 or 1.0
-        lo, hi = lo - pad, hi + pad
+        lo, hi = max(lo - pad, -sys.float_info.max), min(hi + pad, sys.float_info.max)
     raw = (hi - lo) / count
-    power = 10 ** math.floor(math.log10(raw))
+    if not (math.isfinite(raw) and raw > 0):   # beyond what floats can subdivide: just the two ends
+        return [lo, hi]
+    power = 10.0 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
     first = math.floor(lo / step + 1e-9) * step
-    ticks, t = [], first
-    while t < hi + step * 0.999:
-        ticks.append(round(t, 12))
-        t = first + len(ticks) * step
-    return ticks
+    n = min(max(math.ceil((hi - first) / step - 1e-9), 1), count + 2)
+    digits = max(0, 2 - math.floor(math.log10(step)))          # enough to write each tick exactly
+    ticks = [round(first + k * step, digits) for k in range(n + 1)]
+    good = all(math.isfinite(t) for t in ticks) and ticks[0] <= lo and ticks[-1] >= hi and ticks[-1] > ticks[0]
+    return ticks if good else [lo, hi]
 
 
 def rounded(value):
@@ -76,6 +81,8 @@ def _draw_panel(canvas, x0, title, curves, x_range):
     x_lo, x_hi = x_range
     y_ticks = nice_ticks(min(ys), max(ys))
     y_lo, y_hi = y_ticks[0], y_ticks[-1]
+    if not y_hi > y_lo:                          # too close for floats to tell apart: a flat line
+        y_lo, y_hi = y_lo - 1.0, y_lo + 1.0
 
     def px(step):
         return x0 + LEFT + (step - x_lo) / (x_hi - x_lo) * plot_w

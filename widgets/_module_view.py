@@ -1,15 +1,19 @@
 """The ModuleExplorer's controls (ipywidgets): a collapsible tree with a requires_grad checkbox per
-parameter and per module, a name box with Freeze / Unfreeze, and the state_dict keys.
+parameter, a tri-state box per module, a name box with Freeze / Unfreeze, and the state_dict keys.
 
 No custom JavaScript: a module is a VBox whose body is hidden or shown by its ▾/▸ button, and every
 checkbox calls the model (``set_requires_grad``), which then redraws the whole view from the real
-parameters -- so what the boxes show is always what the model holds.
+parameters -- so what the boxes show is always what the model holds. A module's box is a small
+Button showing ✓ (all its parameters train), – (some do: partly frozen) or nothing (all frozen), as a
+tri-state checkbox would (an ipywidgets Checkbox has only two states); clicking it freezes a fully
+trainable module and unfreezes any other.
 """
 import ipywidgets as w
 from ipywidgets.widgets.widget_bool import CheckboxStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
-from .module_explorer import buffer_html, header_html, hook_html, member_html, state_dict_html
+from .module_explorer import (buffer_html, deeper_text, header_html, hook_html, member_html, partial_mark,
+                              state_dict_html)
 from ._svg import PALETTE, error_html, escape
 
 
@@ -23,6 +27,8 @@ class ModuleView(w.VBox):
         # model is sent to the browser and stored in the notebook.
         self._plain = w.Layout()
         self._box_layout, self._toggle_layout = w.Layout(width="22px"), w.Layout(width="28px", padding="0")
+        self._tri_layout = w.Layout(width="22px", height="20px", padding="0", margin="2px 4px 0 0",
+                                    border="1px solid #767676")
         self._box_style, self._html_style, self._button_style = CheckboxStyle(), HTMLStyle(), w.ButtonStyle()
         self.heading = w.HTML()
         self.message = w.HTML()
@@ -32,9 +38,9 @@ class ModuleView(w.VBox):
         self.unfreeze_button = w.Button(description="Unfreeze", layout=w.Layout(width="90px"))
         self.refresh_button = w.Button(description="Refresh", tooltip="read the model again (new hooks, grads)",
                                        layout=w.Layout(width="80px"))
-        self.freeze_button.on_click(lambda _: model.freeze(self.name_box.value.strip()))
-        self.unfreeze_button.on_click(lambda _: model.unfreeze(self.name_box.value.strip()))
-        self.refresh_button.on_click(lambda _: model.refresh())
+        self.freeze_button.on_click(lambda _: model._from_control(model.freeze, self.name_box.value.strip()))
+        self.unfreeze_button.on_click(lambda _: model._from_control(model.unfreeze, self.name_box.value.strip()))
+        self.refresh_button.on_click(lambda _: model._from_control(model.refresh))
         self.nodes = {}                 # module name -> its header checkbox, body, toggle
         self.param_boxes = {}           # parameter name -> its checkbox
         self.tree_box = w.VBox()
@@ -51,6 +57,17 @@ class ModuleView(w.VBox):
         box.observe(lambda change: self._on_toggle(name, change["new"]), names="value")
         return box
 
+    def _module_box(self, name):
+        """A module's tri-state box (see the module docstring)."""
+        box = w.Button(description="", tooltip=f"requires_grad of {name or 'the model'}", layout=self._tri_layout,
+                       style=self._button_style)
+        box.add_class("tensorlab-tristate")
+        box.on_click(lambda _: self.model._from_control(self._on_module_box, name, box))
+        return box
+
+    def _on_module_box(self, name, box):
+        self.model.set_requires_grad(name, box.description != "✓")
+
     def _build_node(self, node, depth):
         name = node["name"]
         # a module with nothing inside (ReLU) has nothing to open: its button stays blank
@@ -59,7 +76,7 @@ class ModuleView(w.VBox):
         toggle = w.Button(description="" if empty else "▾" if opened else "▸", disabled=empty,
                           layout=self._toggle_layout, style=self._button_style,
                           tooltip="" if empty else f"open or close {name or 'the model'}")
-        box = self._checkbox(name)
+        box = self._module_box(name)
         header = self._html()
         rows = []
         for p in node["parameters"]:
@@ -69,6 +86,9 @@ class ModuleView(w.VBox):
         hooks = w.VBox(layout=self._plain)
         rows.append(hooks)
         rows += [self._build_node(child, depth + 1) for child in node["children"]]
+        if node["deeper"]:
+            rows.append(self._html(f"<span style='font-family:monospace;font-size:12px;color:{PALETTE['muted']}'>"
+                                   f"{escape(deeper_text(node))}</span>"))
         body = w.VBox(rows, layout=w.Layout(margin="0 0 0 30px", display="" if opened else "none"))
         toggle.on_click(lambda _: self._toggle(name))
         self.nodes[name] = {"toggle": toggle, "box": box, "header": header, "body": body, "hooks": hooks,
@@ -87,7 +107,7 @@ class ModuleView(w.VBox):
 
     def _on_toggle(self, name, flag):
         if not self._updating:
-            self.model.set_requires_grad(name, flag)
+            self.model._from_control(self.model.set_requires_grad, name, flag)
 
     def _shape(self, node):
         """The tree's shape (module and parameter names): rebuilt only when the model's structure changed."""
@@ -120,7 +140,7 @@ class ModuleView(w.VBox):
     def _fill(self, node):
         view = self.nodes[node["name"]]
         view["header"].value = f"<span style='font-family:monospace;font-size:12px'>{header_html(node)}</span>"
-        view["box"].value = node["total"] > 0 and node["trainable"] == node["total"]
+        view["box"].description = partial_mark(node)
         view["box"].disabled = node["total"] == 0
         for p, row in zip(node["parameters"], view["rows"]):
             self.param_boxes[p["name"]].value = p["requires_grad"]

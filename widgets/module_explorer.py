@@ -24,13 +24,21 @@ an optimizer then leaves them alone, because their ``.grad`` stays None.
     'AttributeError: Sequential has no attribute `9`'
     >>> ex.counts("0")
     {'total': 15, 'trainable': 0}
+    >>> ex.freeze(0)                        # a name is text: "0", "features.0.weight"
+    >>> ex.error
+    "TypeError: name must be a str such as 'features.0' or 'classifier.1.weight' ('' for the whole model), got int"
+
+A model nested deeper than ``MAX_DEPTH`` levels is drawn down to that depth; the modules below are
+counted, not drawn (explore one of them with its own ``ModuleExplorer(model.get_submodule(name))``).
 
 See course/11_modules_and_parameters.
 """
 from tensorlab.nn import Module, Parameter
 
-from ._base import WidgetModel
+from ._base import WidgetModel, error_text
 from ._svg import PALETTE, error_html, escape
+
+MAX_DEPTH = 24        # levels of the tree drawn; deeper modules are counted under the last level drawn
 
 # The hook registries of a Module, in the order a call runs them, with the method that fills each.
 HOOK_KINDS = (
@@ -39,6 +47,14 @@ HOOK_KINDS = (
     ("backward_pre", "_backward_pre_hooks", "register_full_backward_pre_hook"),
     ("backward", "_backward_hooks", "register_full_backward_hook"),
 )
+
+
+def check_name(name):
+    """A module's or parameter's dotted name is text; TypeError naming what is expected otherwise."""
+    if not isinstance(name, str):
+        raise TypeError("name must be a str such as 'features.0' or 'classifier.1.weight' ('' for the whole "
+                        f"model), got {type(name).__name__}")
+    return name
 
 
 def grad_norm(param):
@@ -68,6 +84,8 @@ class ModuleExplorer(WidgetModel):
     def __init__(self, model, expand_depth=3):
         if not isinstance(model, Module):
             raise TypeError(f"ModuleExplorer expects an nn.Module, got {type(model).__name__}")
+        if isinstance(expand_depth, bool) or not isinstance(expand_depth, int) or expand_depth < 0:
+            raise TypeError(f"expand_depth must be an int >= 0 (how many levels open at first), got {expand_depth!r}")
         self.model = model
         self.expand_depth = expand_depth
         self.error = None
@@ -76,7 +94,8 @@ class ModuleExplorer(WidgetModel):
     # -- reading the model ---------------------------------------------------------------------
     def resolve(self, name):
         """The module or parameter called ``name``, as ``("module", m)`` or ``("parameter", p)``;
-        raises PyTorch's AttributeError for a name that is neither."""
+        raises PyTorch's AttributeError for a name that is neither (TypeError if it is not text)."""
+        check_name(name)
         try:
             return "module", self.model.get_submodule(name)
         except AttributeError:
@@ -94,7 +113,7 @@ class ModuleExplorer(WidgetModel):
         """``{"total": elements, "trainable": elements with requires_grad}`` under ``name``."""
         try:
             params = self.parameters_of(name)
-        except AttributeError as error:
+        except (AttributeError, TypeError) as error:
             return self._fail(error)
         return {"total": sum(p.numel() for _, p in params),
                 "trainable": sum(p.numel() for _, p in params if p.requires_grad)}
@@ -107,8 +126,8 @@ class ModuleExplorer(WidgetModel):
         """Every module hook registered under module ``name``: dicts with the module's name, the kind
         (``forward_pre``, ``forward``, ``backward_pre``, ``backward``), the hook's name and its handle id."""
         try:
-            root = self.model.get_submodule(name)
-        except AttributeError as error:
+            root = self.model.get_submodule(check_name(name))
+        except (AttributeError, TypeError) as error:
             return self._fail(error)
         found = []
         for sub, module in root.named_modules(prefix=name):
@@ -119,19 +138,30 @@ class ModuleExplorer(WidgetModel):
 
     def tree(self):
         """The module tree as plain data: one dict per module (``name``, ``type``, ``extra``,
-        ``parameters``, ``buffers``, ``hooks``, ``total``, ``trainable``, ``children``)."""
+        ``parameters``, ``buffers``, ``hooks``, ``total``, ``trainable``, ``children``, and ``deeper``:
+        how many modules below it are not drawn, past ``MAX_DEPTH``). Built with loops over
+        ``named_modules()``, not recursion, so any depth PyTorch can build is fine."""
         first_name = {}                            # a shared parameter is owned by its first name
         for full, param in self.model.named_parameters():
             first_name.setdefault(id(param), full)
+        modules = list(self.model.named_modules())
+        below = {name: {} for name, _ in modules}  # every parameter under a module, once: id -> param
+        for name, module in modules:
+            own = {id(p): p for p in module._parameters.values() if p is not None}
+            parts = name.split(".") if name else []
+            for depth in range(len(parts) + 1):    # this module and each one above it
+                below[".".join(parts[:depth])].update(own)
         nodes = {}
-        for name, module in self.model.named_modules():
-            node = self._describe(name, module, first_name)
-            nodes[name] = node
-            if name:
+        for name, module in modules:
+            nodes[name] = node = self._describe(name, module, first_name, below[name].values())
+            depth = name.count(".") + 1 if name else 0
+            if 0 < depth <= MAX_DEPTH:
                 nodes[name.rpartition(".")[0]]["children"].append(node)
+            elif depth > MAX_DEPTH:
+                nodes[".".join(name.split(".")[:MAX_DEPTH])]["deeper"] += 1
         return nodes[""]
 
-    def _describe(self, name, module, first_name):
+    def _describe(self, name, module, first_name, unique):
         def full(local):
             return f"{name}.{local}" if name else local
 
@@ -146,14 +176,14 @@ class ModuleExplorer(WidgetModel):
         buffers = [{"name": full(local), "local": local, "shape": tuple(b.shape), "dtype": str(b.dtype),
                     "persistent": local not in module._non_persistent_buffers_set}
                    for local, b in module._buffers.items() if b is not None]
-        unique = list(module.parameters())
+        unique = list(unique)
         return {"name": name, "type": type(module).__name__, "extra": module.extra_repr(),
                 "parameters": params, "buffers": buffers,
                 "hooks": [{"kind": kind, "hook": hook_name(fn), "id": handle_id}
                           for kind, registry, _ in HOOK_KINDS for handle_id, fn in getattr(module, registry).items()],
                 "total": sum(p.numel() for p in unique),
                 "trainable": sum(p.numel() for p in unique if p.requires_grad),
-                "children": []}
+                "children": [], "deeper": 0}
 
     # -- freezing --------------------------------------------------------------------------------
     def set_requires_grad(self, name, flag):
@@ -162,7 +192,7 @@ class ModuleExplorer(WidgetModel):
             return self._fail(TypeError(f"requires_grad must be a bool, got {type(flag).__name__}"))
         try:
             params = self.parameters_of(name)
-        except AttributeError as error:
+        except (AttributeError, TypeError) as error:
             return self._fail(error)
         for _, p in params:
             p.requires_grad_(flag)
@@ -182,7 +212,7 @@ class ModuleExplorer(WidgetModel):
         return self.set_requires_grad(name, True)
 
     def _fail(self, error):
-        self.error = f"{type(error).__name__}: {error.args[0] if error.args else error}"
+        self.error = error_text(error)
         self.refresh()
         return None
 
@@ -212,6 +242,8 @@ class ModuleExplorer(WidgetModel):
         rows += [hook_html(h) for h in node["hooks"]]
         inner = "".join(f"<div>{row}</div>" for row in rows)
         inner += "".join(self._node_html(child, depth + 1) for child in node["children"])
+        if node["deeper"]:
+            inner += f"<div style='color:{PALETTE['muted']}'>{escape(deeper_text(node))}</div>"
         return (f"<details{opened} style='margin-left:{16 if depth else 0}px'><summary>{header_html(node)}"
                 f"</summary>{inner}</details>")
 
@@ -225,6 +257,19 @@ class ModuleExplorer(WidgetModel):
 
 
 # Small pieces of HTML shared by the static drawing and the live view.
+def deeper_text(node):
+    """What stands for the modules nested too deep to draw."""
+    return (f"… {node['deeper']:,} more modules nested below, not drawn (look inside with "
+            f"ModuleExplorer(model.get_submodule({node['name']!r})))")
+
+
+def partial_mark(node):
+    """The state of a module's requires_grad, as a tri-state checkbox shows it: ✓ all, – some, blank none."""
+    if node["total"] == 0:
+        return ""
+    return "✓" if node["trainable"] == node["total"] else "–" if node["trainable"] else ""
+
+
 def counts_text(node):
     total, trainable = node["total"], node["trainable"]
     if total == 0:

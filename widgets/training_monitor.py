@@ -67,10 +67,17 @@ def curve_label(name, metric):
 def as_number(value):
     """A plain float from a Python or NumPy number or a one-element tensor (``loss``, not ``loss.item()``)."""
     if hasattr(value, "item") and not isinstance(value, numbers.Number):
-        value = value.item()                  # a one-element tensor or array; raises for larger ones
+        size = value.numel() if hasattr(value, "numel") else getattr(value, "size", 1)
+        if size != 1:
+            raise ValueError(f"a metric value must be one number, got a {type(value).__name__} of {size} "
+                             "elements (log one number, such as loss.mean())")
+        value = value.item()
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"a metric value must be a real number, got {type(value).__name__}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"a metric value must fit in a float, got an int of {len(str(value))} digits") from None
 
 
 def check_metrics(metrics):
