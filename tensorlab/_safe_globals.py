@@ -118,8 +118,6 @@ def defaults():
     return _DEFAULTS
 
 
-
-
 def allowed_names():
     """Every name a ``weights_only`` load accepts now: PyTorch's defaults and the user's additions."""
     return set(defaults()) | set(user_allowed())

@@ -8,7 +8,6 @@ with (storage, storage offset, size, stride, requires_grad, hooks). This module 
 stride that reaches past the end of the storage is refused, never read out of bounds or allocated.
 See course/19_saving_and_loading.
 """
-from collections import OrderedDict
 
 from ._checkpoint_reader import CheckpointError
 from .backend import for_device
@@ -19,7 +18,7 @@ MAX_DIMS = 64                      # PyTorch's limit on a tensor's number of dim
 _INT64_MAX = 2 ** 63 - 1
 
 
-def RebuildError(reason):          # noqa: N802 - raised like an exception class
+def _malformed(reason):
     """The arguments of a rebuild call do not describe a valid tensor: a malformed checkpoint."""
     return CheckpointError(f"malformed checkpoint: {reason}")
 
@@ -28,7 +27,7 @@ def _rebuild_tensor(storage, storage_offset, size, stride):
     """A tensor viewing ``storage``: element ``(i, j, ...)`` is storage element
     ``storage_offset + i * stride[0] + j * stride[1] + ...``. No copy: views saved together share."""
     if not isinstance(storage, UntypedStorage) or storage._flat.ndim != 1:
-        raise RebuildError(f"a tensor's storage must be a storage, not {type(storage).__name__}")
+        raise _malformed(f"a tensor's storage must be a storage, not {type(storage).__name__}")
     offset, shape, strides = _checked_geometry(storage, storage_offset, size, stride)
     array = for_device(storage.device).strided_view(storage._flat, offset, shape, strides)
     tensor = object.__new__(Tensor)
@@ -41,14 +40,14 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, bac
     ``torch.save`` writes: it refuses to save hooks) and ``metadata`` (conjugate/negative bits, which
     tensorlab's real dtypes never have) are not installed: a checkpoint holds data, not callbacks."""
     if not isinstance(backward_hooks, dict) or (metadata is not None and not isinstance(metadata, dict)):
-        raise RebuildError("a tensor's backward hooks and metadata must be dicts")
+        raise _malformed("a tensor's backward hooks and metadata must be dicts")
     tensor = _rebuild_tensor(storage, storage_offset, size, stride)
     if requires_grad is True:
         if not tensor.dtype.is_floating_point:
-            raise RebuildError(f"a tensor of dtype {tensor.dtype} cannot require gradients")
+            raise _malformed(f"a tensor of dtype {tensor.dtype} cannot require gradients")
         tensor.requires_grad_(True)
     elif requires_grad is not False:
-        raise RebuildError("a tensor's requires_grad must be True or False")
+        raise _malformed("a tensor's requires_grad must be True or False")
     return tensor
 
 
@@ -56,9 +55,9 @@ def _rebuild_parameter(data, requires_grad, backward_hooks):
     """What ``torch.save`` writes for an ``nn.Parameter``: its data tensor, rebuilt first, wrapped."""
     from .nn import Parameter
     if type(data) is not Tensor or not isinstance(backward_hooks, dict) or type(requires_grad) is not bool:
-        raise RebuildError("a Parameter is rebuilt from a tensor, a bool and a dict of hooks")
+        raise _malformed("a Parameter is rebuilt from a tensor, a bool and a dict of hooks")
     if requires_grad and not data.dtype.is_floating_point:
-        raise RebuildError(f"a Parameter of dtype {data.dtype} cannot require gradients")
+        raise _malformed(f"a Parameter of dtype {data.dtype} cannot require gradients")
     return Parameter(data, requires_grad=requires_grad)
 
 
@@ -72,9 +71,9 @@ def _rebuild_from_type_v2(func, new_type, args, state):
     (PyTorch keeps this one in ``torch._tensor``.)"""
     from .nn import Parameter
     if func not in (_rebuild_tensor, _rebuild_tensor_v2, _rebuild_parameter, _rebuild_parameter_with_state):
-        raise RebuildError(f"cannot rebuild a tensor with {func!r}")
+        raise _malformed(f"cannot rebuild a tensor with {func!r}")
     if new_type not in (Tensor, Parameter) or not isinstance(args, tuple):
-        raise RebuildError(f"cannot rebuild a tensor of type {new_type!r}")
+        raise _malformed(f"cannot rebuild a tensor of type {new_type!r}")
     tensor = func(*args)
     if type(tensor) is not new_type:
         tensor = Parameter(tensor, requires_grad=tensor.requires_grad) if new_type is Parameter else tensor.detach()
@@ -89,10 +88,10 @@ def set_obj_state(tensor, state):
     if isinstance(state, tuple) and len(state) == 2:           # (dict state, slots state)
         state = {**(state[0] or {}), **(state[1] or {})}
     if not isinstance(state, dict):
-        raise RebuildError("a tensor's state must be a dict of attributes")
+        raise _malformed("a tensor's state must be a dict of attributes")
     for name, value in state.items():
         if not isinstance(name, str) or hasattr(type(tensor), name):
-            raise RebuildError(f"cannot set attribute {name!r} on a loaded tensor")
+            raise _malformed(f"cannot set attribute {name!r} on a loaded tensor")
         tensor.__dict__[name] = value
     return tensor
 
@@ -107,25 +106,25 @@ def _checked_geometry(storage, storage_offset, size, stride):
     """(offset, shape, strides) as ints, checked so that every element the view reads lies in the storage."""
     shape, strides = _int_tuple(size, "size"), _int_tuple(stride, "stride")
     if type(storage_offset) is not int or storage_offset < 0:
-        raise RebuildError(f"a tensor's storage offset must be a non-negative int, not {storage_offset!r}")
+        raise _malformed(f"a tensor's storage offset must be a non-negative int, not {storage_offset!r}")
     if len(shape) != len(strides) or len(shape) > MAX_DIMS:
-        raise RebuildError(f"a tensor's size {shape} and stride {strides} must have the same length "
+        raise _malformed(f"a tensor's size {shape} and stride {strides} must have the same length "
                            f"(at most {MAX_DIMS})")
     numel, count = storage._flat.size, 1
     for n in shape:
         count *= n
         if count > _INT64_MAX:
-            raise RebuildError(f"a tensor of size {list(shape)} has more elements than an int64 can count")
+            raise _malformed(f"a tensor of size {list(shape)} has more elements than an int64 can count")
     if count:
         last = storage_offset + sum((n - 1) * s for n, s in zip(shape, strides))
         if last >= numel:
-            raise RebuildError(f"a tensor of size {list(shape)}, stride {list(strides)} and storage offset "
+            raise _malformed(f"a tensor of size {list(shape)}, stride {list(strides)} and storage offset "
                                f"{storage_offset} reads element {last} of a storage of {numel} elements")
     return storage_offset, shape, strides
 
 
 def _int_tuple(value, what):
     if not isinstance(value, (tuple, list)) or not all(type(v) is int and v >= 0 for v in value):
-        raise RebuildError(f"a tensor's {what} must be a tuple of non-negative ints, not {value!r}"[:200])
+        raise _malformed(f"a tensor's {what} must be a tuple of non-negative ints, not {value!r}"[:200])
     return tuple(value)
 

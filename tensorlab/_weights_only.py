@@ -11,7 +11,8 @@ This unpickler interprets the instructions itself, one small method each, and al
 protocol-2 subset that ``torch.save`` writes. ``GLOBAL`` is looked up in a fixed table of
 PyTorch's names -- tensors and their rebuild functions, storage types, dtypes, ``torch.Size``,
 ``torch.device``, ``OrderedDict``, ``Counter``, ``set``, ``complex``, ``bytearray`` -- plus what
-the user allow-listed with ``add_safe_globals``; nothing is ever imported. ``REDUCE`` calls only
+the user allow-listed with ``add_safe_globals`` (both in tensorlab/_safe_globals.py); nothing is
+ever imported. ``REDUCE`` calls only
 those, each with its arguments checked (``bytearray(10**12)`` is refused, not allocated);
 ``BUILD`` only sets the ``_metadata`` of a state_dict's OrderedDict or the state of an allow-listed
 type. Anything else raises ``pickle.UnpicklingError`` with PyTorch's message ("Weights only load

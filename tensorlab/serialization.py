@@ -67,7 +67,7 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
 
     Anything picklable can be saved, as in PyTorch -- a whole model too, although loading it back
     then needs ``weights_only=False``: save ``state_dict()`` s. ``pickle_module`` is accepted for
-    PyTorch compatibility; the standard pickle protocol is always used, so that PyTorch can read the file.
+    PyTorch compatibility; the standard pickle is always used, so that PyTorch can read the file.
     """
     from ._pickle_format import dumps
     from ._zip_archive import archive_name, write_archive
@@ -91,12 +91,16 @@ def _records(data_pkl, storages, byteorder=True):
     small += [("byteorder", b"little")] if byteorder else []
     tail = [("version", b"3\n"), (".data/serialization_id", serialization_id)]
     return ([(name, data, _write_bytes) for name, data in small]
-            + [(f"data/{key}", array, lambda out, array: _write_block(out, array)) for key, array in storages]
+            + [(f"data/{key}", array, _write_storage) for key, array in storages]
             + [(name, data, _write_bytes) for name, data in tail])
 
 
 def _write_bytes(f, data):
     f.write(data)
+
+
+def _write_storage(f, array):
+    _write_block(f, array)                 # looked up at each call, so that a replaced _write_block is used
 
 
 def _write_block(f, array):
