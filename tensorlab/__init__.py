@@ -38,7 +38,8 @@ def numel(input):
 def __getattr__(name):
     """Submodules that are imported on first use, so ``import tensorlab`` stays fast."""
     import importlib
-    if name in ("nn", "optim", "utils", "vision", "serialization", "testing", "random", "linalg", "backends"):
+    if name in ("nn", "optim", "utils", "vision", "serialization", "testing", "random", "linalg", "backends",
+                "accelerator"):
         try:
             return importlib.import_module(f".{name}", __name__)
         except ModuleNotFoundError as e:

@@ -457,3 +457,18 @@ def test_random_advanced_indices_match_torch(torch, shape, data):
     if theirs.numel():  # strides matter only along dims that have more than one element
         assert [s for s, n in zip(ours.stride(), ours.shape) if n > 1] == \
             [s for s, n in zip(theirs.stride(), theirs.shape) if n > 1]
+
+
+@pytest.mark.parametrize("index", ["range(2)", "(range(2), lib.tensor([0, 1]))", "collections.deque([0, 2])",
+                                   "range(0)", "(slice(None), range(1, 3))", "(range(3), range(3))"])
+def test_any_sequence_indexes_like_a_list_as_pytorch(torch, index):
+    """``logprobs[range(n), Yb]`` (makemore's backprop exercise): a range is read as its list of positions."""
+    import collections
+    outcomes = []
+    for lib in (tensorlab, torch):
+        x = lib.arange(12).reshape(3, 4)
+        key = eval(index, {"lib": lib, "collections": collections})
+        y = lib.zeros(3, 4)
+        y[key] = -1.0
+        outcomes.append((x[key].tolist(), y.tolist()))
+    assert outcomes[0] == outcomes[1]

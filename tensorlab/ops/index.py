@@ -66,6 +66,10 @@ def _classify(item):
     if isinstance(item, (list, tuple, np.ndarray)):
         from .advanced_index import as_index_tensor
         return "tensor", as_index_tensor(item)
+    from .from_data import is_sequence
+    if is_sequence(item):  # any other sequence -- x[range(n), y] -- is read as its list of positions
+        from .advanced_index import as_index_tensor
+        return "tensor", as_index_tensor(list(item))
     if isinstance(item, (str, bytes)):      # PyTorch tries to read it as index data, like tensor('a')
         raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
     raise IndexError(_BAD_INDEX.format(type(item).__name__))
