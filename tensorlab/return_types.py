@@ -25,6 +25,7 @@ kthvalue = _make("kthvalue")
 cummax = _make("cummax")
 cummin = _make("cummin")
 aminmax = _make("aminmax", ("min", "max"))
+histogram = _make("histogram", ("hist", "bin_edges"))
 
 # ... and the same pairs returned by the ``out=`` forms (``torch.max(x, 1, out=(v, i))``), named as PyTorch's
 max_out, min_out, sort_out, topk_out = _make("max_out"), _make("min_out"), _make("sort_out"), _make("topk_out")

@@ -2,6 +2,7 @@
 elements outside the range and NaNs ignored, dtypes, no grad_fn, and PyTorch's errors."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import tensorlab
 from tests.math_oracle import same
@@ -57,3 +58,29 @@ def test_histc_errors_match_torch(torch, call):
 def test_histc_of_nan_range_is_not_finite():
     with pytest.raises(RuntimeError, match="is not finite"):
         tensorlab.histc(tensorlab.tensor([1., float("nan")]), 4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-3, 3, width=32), max_size=12), st.integers(1, 5), st.booleans(), st.booleans(),
+       st.sampled_from([None, (-1.0, 1.0), (0.0, 2.5)]))
+def test_histogram_matches_pytorch(data, bins, weighted, density, value_range):
+    """``histogram``: counts (weighted, or as a density) and the bin edges, from ``bins`` and ``range``."""
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (tensorlab, torch):
+        x = lib.tensor(data, dtype=lib.float32)
+        weight = lib.linspace(0.5, 2.0, len(data)) if weighted else None
+        hist, edges = lib.histogram(x, bins, range=value_range, weight=weight, density=density)
+        outcomes.append((hist.numpy(), edges.numpy()))
+    np.testing.assert_allclose(outcomes[0][1], outcomes[1][1], rtol=1e-6)
+    np.testing.assert_allclose(outcomes[0][0], outcomes[1][0], rtol=1e-5, atol=1e-6)
+
+
+def test_histogram_with_edges_and_errors_match_pytorch(torch):
+    for lib in (tensorlab, torch):
+        result = lib.tensor([-1.0, 0.5, 2.0]).histogram(lib.tensor([0.0, 1.0, 2.0]))
+        assert repr(result).startswith("torch.return_types.histogram(") and result.hist.tolist() == [1.0, 1.0]
+        with pytest.raises(RuntimeError, match="bins must be > 0, but got 0"):
+            lib.histogram(lib.tensor([1.0]), 0)
+        with pytest.raises(NotImplementedError, match='"histogramdd" not implemented for \'Long\''):
+            lib.histogram(lib.tensor([1, 2]), 2)

@@ -1,4 +1,8 @@
-"""``histc``: count how many elements fall into each of ``bins`` equal-width bins over [min, max].
+"""``histc`` and ``histogram``: count how many elements fall into each of ``bins`` bins.
+
+``histc`` uses ``bins`` equal-width bins over [min, max]; ``histogram`` also returns the bin edges, takes
+the edges themselves (``histogram(x, torch.tensor([0., 1., 5.]))``), per-element weights, and
+``density=True`` (counts divided by total * bin width, so the bars' area is 1).
 
 An element x lands in bin ``floor((x - min) * bins / (max - min))``; the last bin also takes x == max,
 and elements outside [min, max] (and NaNs) are not counted. ``min == max`` (the default 0, 0) means
@@ -53,4 +57,35 @@ def histc(input, bins=100, min=0, max=0):
     return wrap(counts.astype(a.dtype), input.device)
 
 
-__all__ = ["histc"]
+@method()
+def histogram(input, bins, *, range=None, weight=None, density=False):  # noqa: A002 - PyTorch's name
+    """``(hist, bin_edges)``: the (weighted) count in each bin, and the ``bins + 1`` edges."""
+    from .. import return_types
+    from .creation import linspace
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{input.dtype._legacy[:-6]}'")
+    xp, a = xp_of(input), input._array.reshape(-1)
+    if isinstance(bins, int):
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        left, right = (float(range[0]), float(range[1])) if range is not None else (
+            (float(a.min()), float(a.max())) if a.size else (0.0, 1.0))
+        if left > right:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {_c_double(left)} max "
+                               f"{_c_double(right)} for dimension 0")
+        if left == right:  # one value: a bin of width 1 around it
+            left, right = left - 0.5, right + 0.5
+        edges = linspace(left, right, bins + 1, dtype=input.dtype, device=input.device)
+    else:
+        edges = bins.to(input.dtype)
+    e = edges._array
+    inside = (a >= e[0]) & (a <= e[-1])                    # NaNs fail both comparisons
+    position = xp.minimum(xp.searchsorted(e, a[inside], side="right") - 1, e.size - 2)
+    w = None if weight is None else weight._array.reshape(-1)[inside]
+    hist = xp.bincount(position, weights=w, minlength=e.size - 1)[:e.size - 1].astype(a.dtype)
+    if density:
+        hist = hist / (hist.sum() * xp.diff(e))
+    return return_types.histogram(wrap(hist.astype(a.dtype), input.device), edges)
+
+
+__all__ = ["histc", "histogram"]
