@@ -205,3 +205,21 @@ def test_the_checkpoint_from_a_gpu_says_cuda_and_loads_on_the_cpu():
 @pytest.fixture
 def torch_module():
     return pytest.importorskip("torch", reason="PyTorch is not installed: oracle test skipped")
+
+
+def test_hostile_answers_get_a_verdict(mode, capsys, monkeypatch):
+    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
+    the lesson answers with a verdict that says so, and never crashes. (check_resume takes two
+    functions, so the shared helper of coursekit.testing, which passes one, is applied by hand.)"""
+    from coursekit import guard
+    from coursekit.testing import Hostile, _exit, _forever, _hostile_result
+    monkeypatch.setattr(guard, "TIME_LIMIT", 0.2)
+    predictions, whole = check.check_sharing((Hostile(),) * 4), check.check_sharing(Hostile())
+    assert not predictions and not whole and "raised ValueError" in predictions.message
+    for what, answer in (("called sys.exit()", _exit), ("did not finish within", _forever)):
+        for verdict in (check.check_globals(answer), check.check_resume(answer, solution.restore),
+                        check.check_resume(solution.make_checkpoint, answer)):
+            assert not verdict and what in verdict.message, verdict.message
+    for verdict in (check.check_globals(_hostile_result), check.check_resume(_hostile_result, solution.restore),
+                    check.check_resume(solution.make_checkpoint, _hostile_result)):
+        assert not verdict
