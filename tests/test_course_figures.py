@@ -1,5 +1,6 @@
 """The static figures in course/figures/ are drawn by tools/figures.py: deterministic, fresh, plain
-SVG that a browser can show as an image (lessons use them as relative Markdown images)."""
+SVG that a browser can show as an image, embedded in the lessons that show them as Markdown images
+by reference whose definition is the drawing as a data URI (so they display on GitHub too)."""
 import importlib.util
 import re
 import xml.etree.ElementTree as ET
@@ -34,15 +35,23 @@ def test_the_course_map_shows_every_lesson_in_order():
     assert "~45 min" in svg and ">Tensors</text>" in svg
 
 
-def test_every_figure_a_lesson_shows_exists():
+def test_every_figure_a_lesson_shows_is_embedded_fresh():
+    """``![...][name]`` in a lesson's Markdown needs ``[name]: data:image/svg+xml;base64,...`` in the
+    same cell, holding today's drawing of course/figures/<name>.svg (``python tools/figures.py``)."""
     nbformat = pytest.importorskip("nbformat")
+    drawings = {Path(name).stem: figures.data_uri(draw()) for name, draw in figures.DRAWINGS.items()}
     shown = set()
     for path in sorted((ROOT / "course").glob("[0-9][0-9]_*.ipynb")):
-        for cell in nbformat.read(path, as_version=4).cells:
-            if cell.cell_type == "markdown":
-                shown.update(re.findall(r"!\[[^\]]*\]\((figures/[^)\s]+)\)", cell.source))
-    for target in shown:
-        assert (ROOT / "course" / target).exists(), target
+        for number, cell in enumerate(nbformat.read(path, as_version=4).cells):
+            if cell.cell_type != "markdown":
+                continue
+            where = f"{path.name} cell {number}"
+            assert "](figures/" not in cell.source, f"{where}: a file beside the lesson does not show on GitHub"
+            defined = {m.group(1): m.group(0).split(": ", 1)[1] for m in figures.DEFINITION.finditer(cell.source)}
+            for name in re.findall(r"!\[(?:[^\[\]]|\[[^\]]*\])*\]\[(\w+)\]", cell.source):
+                assert name in drawings, f"{where}: no figure named {name}"
+                assert defined.get(name) == drawings[name], f"{where}: {name} is stale: run `python tools/figures.py`"
+                shown.add(name)
     assert shown, "no lesson shows a figure"
 
 
@@ -53,7 +62,7 @@ SHOWN_IN = ["course/00_welcome.ipynb", "course/02_storage_and_strides.ipynb", "c
 @pytest.mark.slow
 def test_the_figures_display_in_a_lesson_opened_untrusted():
     """Opened before it runs, untrusted (as a learner first meets it), a lesson shows its figures:
-    JupyterLab resolves the relative Markdown image to the file and the SVG decodes. Screenshots go
+    the Markdown image's data URI survives JupyterLab's sanitizer and the SVG decodes. Screenshots go
     to test-results/figures/."""
     spec = importlib.util.spec_from_file_location("browser_helpers", ROOT / "tests" / "test_browser.py")
     lab = importlib.util.module_from_spec(spec)
@@ -70,7 +79,7 @@ def test_the_figures_display_in_a_lesson_opened_untrusted():
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
                 page.set_default_timeout(60_000)
                 page.goto(f"{base}/lab/tree/{path}?reset&token={token}")
-                images = page.locator(".jp-RenderedMarkdown img[src*='figures/']")
+                images = page.locator(".jp-RenderedMarkdown img[src^='data:image/svg+xml']")
                 images.first.wait_for(state="attached")
                 for k in range(images.count()):
                     image = images.nth(k)

@@ -205,7 +205,17 @@ def main(argv=None):
     for readme, prefix in INDEXES.items():
         if readme.exists() and update_readme(readme, prefix):
             print(f"updated the lesson list in {readme.relative_to(ROOT)}")
+    _figures().main([])   # the course map shows each lesson's time: redraw it, embed it afresh
     return 0
+
+
+def _figures():
+    """tools/figures.py, which draws the course's static figures."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("course_figures", ROOT / "tools" / "figures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 if __name__ == "__main__":

@@ -4,10 +4,13 @@ and 02), and the computation graph autograd records (lessons 00 and 06, redrawn 
 tutorial's figure).
 
     python tools/figures.py            # write every figure
-    python tools/figures.py --check    # exit 1 if a stored figure differs from a fresh drawing
+    python tools/figures.py --check    # exit 1 if a stored figure, or one a lesson embeds, is stale
 
-Lessons show them as relative Markdown images, ``![...](figures/course_map.svg)``: JupyterLab shows
-those before the notebook runs (untrusted too), and so do GitHub and nbviewer. Every drawing is
+Lessons show them as Markdown images by reference, ``![The course map][course_map]``, the reference
+defined on the cell's last line as the drawing itself, ``[course_map]: data:image/svg+xml;base64,...``
+(this script writes that line; see ``embed``). A data URI displays wherever a lesson is opened:
+JupyterLab before the notebook runs (untrusted too), a copy of one notebook alone, nbconvert,
+nbviewer and GitHub -- whose notebook view does not find files beside the notebook. Every drawing is
 plain SVG written here -- no matplotlib, no dates, no random ids -- so drawing twice gives the same
 bytes (tests/test_course_figures.py checks both that, and that the stored files are fresh). The
 course map reads the lessons themselves (titles and estimated times, the same ``facts`` the course
@@ -16,7 +19,9 @@ index in course/README.md shows), so after changing a lesson's Markdown, run thi
 from __future__ import annotations
 
 import argparse
+import base64
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -234,13 +239,44 @@ DRAWINGS = {"course_map.svg": course_map, "storage_and_strides.svg": storage_and
             "computation_graph.svg": computation_graph}
 
 
+def data_uri(svg):
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+# the line that defines a figure's Markdown reference: "[course_map]: data:image/svg+xml;base64,..."
+DEFINITION = re.compile(r"^\[(\w+)\]: data:image/svg\+xml;base64,[A-Za-z0-9+/=]*$", re.MULTILINE)
+
+
+def embed(drawings, lessons=None):
+    """Write each figure's current drawing into the reference definitions of the lessons that show
+    it; returns the lessons whose definitions were stale (and are now fresh)."""
+    import nbformat
+    uris = {Path(name).stem: data_uri(svg) for name, svg in drawings.items()}
+    changed = []
+    for path in lessons or sorted((ROOT / "course").glob("[0-9][0-9]_*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        stale = False
+        for cell in nb.cells:
+            if cell.cell_type != "markdown":
+                continue
+            fresh = DEFINITION.sub(lambda m: f"[{m.group(1)}]: {uris.get(m.group(1), m.group(0))}"
+                                   if m.group(1) in uris else m.group(0), cell.source)
+            if fresh != cell.source:
+                cell.source, stale = fresh, True
+        if stale:
+            nbformat.write(nb, path)
+            changed.append(path)
+    return changed
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only check that the stored figures are fresh")
     args = parser.parse_args(argv)
+    drawings = {name: draw() for name, draw in DRAWINGS.items()}
     stale = []
-    for name, draw in DRAWINGS.items():
-        path, svg = FIGURES / name, draw()
+    for name, svg in drawings.items():
+        path = FIGURES / name
         if path.exists() and path.read_text(encoding="utf-8") == svg:
             continue
         stale.append(name)
@@ -248,6 +284,9 @@ def main(argv=None):
             FIGURES.mkdir(parents=True, exist_ok=True)
             path.write_text(svg, encoding="utf-8")
             print(f"wrote {path.relative_to(ROOT)}")
+    if not args.check:
+        for path in embed(drawings):
+            print(f"embedded fresh figures in {path.relative_to(ROOT)}")
     if args.check and stale:
         print(f"stale: {', '.join(stale)} -- run python tools/figures.py", file=sys.stderr)
         return 1
