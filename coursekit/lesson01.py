@@ -13,7 +13,8 @@ from .solutions import lesson01 as solution
 
 DTYPE_QUESTIONS = [
     Question("torch.tensor([1, 2, 3])", lambda torch: torch.tensor([1, 2, 3]).dtype,
-             "Python ints make an integer tensor, and PyTorch's default integer is 64 bits wide."),
+             "Python ints make an integer tensor of PyTorch's *default integer* dtype: how wide must it be "
+             "so that the Python ints people write fit? (torch.tensor([1]).dtype shows it.)"),
     Question("torch.tensor([1, 2.5])", lambda torch: torch.tensor([1, 2.5]).dtype,
              "One float in the data is enough: the whole tensor gets the default float dtype "
              "(torch.get_default_dtype())."),
@@ -28,12 +29,12 @@ DTYPE_QUESTIONS = [
              "must be able to hold 0.5."),
     Question("torch.zeros(3, dtype=torch.int32) + torch.tensor(7)",
              lambda torch: (torch.zeros(3, dtype=torch.int32) + torch.tensor(7)).dtype,
-             "torch.tensor(7) is int64 but 0-dimensional, and a 0-d tensor counts like a Python "
-             "number: within the same category it never widens a tensor that has dimensions."),
+             "torch.tensor(7) is int64 but 0-dimensional, and in promotion a 0-d tensor counts like a "
+             "Python number: does adding a Python int change the tensor's dtype?"),
     Question("torch.zeros(3, dtype=torch.int32) + torch.tensor([7])",
              lambda torch: (torch.zeros(3, dtype=torch.int32) + torch.tensor([7])).dtype,
-             "torch.tensor([7]) has one dimension, so it takes full part in promotion: int32 and "
-             "int64 promote to the wider of the two."),
+             "torch.tensor([7]) has one dimension, so it takes full part in promotion like any tensor: "
+             "which dtype can hold every value of both integer dtypes?"),
     Question("torch.tensor([1, 2]) / 2", lambda torch: (torch.tensor([1, 2]) / 2).dtype,
              "True division `/` always gives floating point, even when the ints divide exactly "
              "(`//` is the one that keeps integers)."),

@@ -29,13 +29,13 @@ def _why_row_major(predicted, truth):
         return ("That is column-major (Fortran) order. PyTorch is row-major: the *last* index moves "
                 "through neighbouring elements, so its stride is 1; each stride is the product of the sizes to "
                 "its right.")
-    return "Row-major: the last dim has stride 1, and each stride is the product of the sizes to its right (3*4, 4, 1)."
+    return "Row-major: the last dim has stride 1, and each stride is the product of the sizes to its right."
 
 
 def _why_permute(predicted, truth):
     if predicted == (12, 4, 1) or predicted == _row_major((4, 2, 3)):
         return ("permute moves no data, so the strides cannot be those of a fresh (4, 2, 3) tensor: new dim k takes "
-                "old dim dims[k] *with its stride* -- (stride[2], stride[0], stride[1]).")
+                "old dim dims[k] *with its stride* -- reorder t.stride() the way the dims are reordered.")
     return "permute reorders the (size, stride) pairs: new dim k is old dim dims[k], stride and all."
 
 
@@ -52,7 +52,7 @@ LAYOUT_QUESTIONS = [
     Question("t[..., ::2].stride()", lambda torch: _t(torch)[..., ::2].stride(),
              "A slice with step k multiplies that dim's stride by k (every k-th element); the other dims are untouched."),
     Question("t[1, 2:].storage_offset()", lambda torch: _t(torch)[1, 2:].storage_offset(),
-             "The view starts at element [1, 2, 0]: offset = 1*stride[0] + 2*stride[1] + 0*stride[2]."),
+             "The view starts at element [1, 2, 0] of t: its offset is the sum of index * stride over t's dims."),
     Question("t.permute(2, 0, 1).contiguous().stride()",
              lambda torch: _t(torch).permute(2, 0, 1).contiguous().stride(),
              "contiguous() of a non-contiguous tensor copies it into a fresh row-major layout of its *current* "

@@ -62,32 +62,37 @@ def _broadcast(a, b):
     return compute
 
 
+_RULE = ("Line the shapes up on the right, a missing dim counting as 1: in each pair the sizes must be equal "
+         "or one of them 1, and the result takes the larger.")
+
+
 def _why_shape(hint):
     def why(predicted, truth):
         if truth == "error":
-            return hint + " So a + b raises a RuntimeError: answer \"error\"."
+            return hint + " Does every pair pass that test? If one does not, a + b cannot run."
         if predicted == "error":
-            return hint + " They do broadcast."
+            return hint + " They do broadcast: check each pair again."
         return hint
     return why
 
 
 SHAPE_QUESTIONS = [
     Question("(3, 1) + (4,)", _broadcast((3, 1), (4,)),
-             _why_shape("From the right: 1 meets 4 (stretched to 4), then 3 meets a missing dim (prepended as 1).")),
+             _why_shape(_RULE + " Here a size 1 meets a larger size, and one shape is shorter.")),
     Question("(2, 3) + (3,)", _broadcast((2, 3), (3,)),
-             _why_shape("From the right: 3 meets 3, then 2 meets a missing dim: the row is reused for both rows.")),
+             _why_shape(_RULE + " The shorter shape is reused for every row of the longer one.")),
     Question("(2, 3) + (2,)", _broadcast((2, 3), (2,)),
-             _why_shape("Shapes line up on the *right*: the 2 meets the 3, and neither is 1.")),
+             _why_shape("Shapes line up on the *right*: which size of (2, 3) does the 2 meet? " + _RULE)),
     Question("(5, 1, 4) + (3, 1)", _broadcast((5, 1, 4), (3, 1)),
-             _why_shape("From the right: 4 meets 1 -> 4; 1 meets 3 -> 3; 5 meets a missing dim -> 5.")),
+             _why_shape(_RULE + " Compare 4 with 1, then 1 with 3, then 5 with the dim (3, 1) does not have.")),
     Question("(2, 1, 3) + (2, 3)", _broadcast((2, 1, 3), (2, 3)),
-             _why_shape("From the right: 3 meets 3; the 1 meets 2 -> 2; the leading 2 meets a missing dim -> 2.")),
+             _why_shape(_RULE + " Compare from the right: the last sizes, then the 1 with the 2, then the leading 2 "
+                                "with a missing dim.")),
     Question("(3, 4) + (3,)", _broadcast((3, 4), (3,)),
-             _why_shape("Broadcasting never lines shapes up on the left: the (3,) meets the 4. (To add a value "
-                        "per row, give it shape (3, 1).)")),
+             _why_shape("Broadcasting never lines shapes up on the left: which size of (3, 4) does the (3,) meet? "
+                        "(To add a value per row, give it shape (3, 1).)")),
     Question("(1,) + (2, 3)", _broadcast((1,), (2, 3)),
-             _why_shape("A size-1 dim stretches to anything: 1 meets 3 -> 3, and 2 meets a missing dim -> 2.")),
+             _why_shape(_RULE + " A size-1 dim stretches to anything.")),
 ]
 
 
@@ -110,8 +115,8 @@ STRETCH_CASES = [
 def _diagnose_stretch(got, expected, args, torch):
     col, k = args
     if isinstance(got, RuntimeError) and "expanded size" in str(got):
-        return ("expand takes the *result's* sizes, one per dim: dim 0 keeps its size (-1 or n) and the size-1 "
-                "dim 1 becomes k -- expand(-1, k).")
+        return ("expand takes the *result's* sizes, one per dim (-1 keeps a size): dim 0 keeps its size, and "
+                "only the size-1 dim can grow.")
     if isinstance(got, RuntimeError) and "invalid for input of size" in str(got):
         return "view/reshape keep the number of elements; reading elements again needs expand."
     if isinstance(got, Exception) or not is_tensor(got):
@@ -127,7 +132,7 @@ def _diagnose_stretch(got, expected, args, torch):
 def _is_view_of_col(got, args, torch):
     if not shares_memory(got, args[0]):
         return ("the result has a storage of its own: it is a copy",
-                "expand(-1, k) gives dim 1 stride 0, so every column reads the same stored elements.")
+                "expand gives the stretched dim stride 0, so every column reads the same stored elements.")
     return None
 
 

@@ -22,24 +22,24 @@ def _w(torch):
 
 SHAPE_QUESTIONS = [
     Question("x.sum(dim=1)", lambda torch: _x(torch).sum(dim=1).shape,
-             "A reduction removes the dimension it reduces over: dim 1 (size 3) is gone."),
+             "A reduction removes the dimension it reduces over (unless keepdim=True): which size of x is dim 1?"),
     Question("x.sum(dim=1, keepdim=True)", lambda torch: _x(torch).sum(dim=1, keepdim=True).shape,
              "keepdim=True keeps the reduced dimension, with size 1 -- so the result still lines up "
              "with x for broadcasting."),
     Question("x.mean(dim=(0, 2))", lambda torch: _x(torch).mean(dim=(0, 2)).shape,
              "A tuple of dims reduces all of them at once; only the dimensions not listed remain."),
     Question("x.cumsum(dim=2)", lambda torch: _x(torch).cumsum(dim=2).shape,
-             "cumsum is a scan, not a reduction: every position gets its running total, so the "
-             "shape does not change."),
+             "cumsum is a scan, not a reduction: every position gets its running total. How many positions "
+             "does the result have, then?"),
     Question("x.max(dim=0).indices", lambda torch: _x(torch).max(dim=0).indices.shape,
              "max(dim=...) reduces like sum: its values and indices both lose that dimension."),
     Question("x @ w", lambda torch: (_x(torch) @ _w(torch)).shape,
-             "matmul multiplies the last two dims as matrices, (3, 4) @ (4, 5), and treats the "
-             "leading dims as a batch: w is broadcast over it."),
+             "matmul multiplies the last two dims as matrices and treats the leading dims as a batch, over "
+             "which the 2-d w is broadcast: what shape has a product of those two matrices?"),
     Question("torch.einsum('bij,jk->bk', x, w)",
              lambda torch: torch.einsum("bij,jk->bk", _x(torch), _w(torch)).shape,
-             "The output has exactly the letters after '->', in that order; i and j are not "
-             "there, so they are summed over."),
+             "The output has exactly the letters after '->', in that order, each with its size; a letter "
+             "missing there is summed over."),
     Question("torch.cat([x, x], dim=-1)", lambda torch: torch.cat([_x(torch), _x(torch)], dim=-1).shape,
              lambda got, truth: "cat joins along an existing dimension; stack is the one that adds a new "
              "dimension." if len(got) == 4 else "dim=-1 is the last dimension: cat adds up the sizes "
@@ -121,7 +121,7 @@ def _diagnose_dots(got, expected, args, torch):
         return None
     if got.dim() == 0:
         return ("You got one number: a letter missing from the output is summed over, so '->' with "
-                "nothing (or .sum() without dim) sums over n too. Keep n: 'nd,nd->n'.")
+                "nothing (or .sum() without dim) sums over n too. Keep n in the output.")
     if got.dim() == 2:
         return ("That is every row of a with every row of b (n x n dot products, a @ b.T); you want only "
                 "row i with row i -- the diagonal. In einsum, use the same letter n for both rows.")

@@ -67,18 +67,18 @@ def _diagnose_pick(got, expected, args, torch):
                 "(N, C). labels.unsqueeze(1) makes it (N, 1) -- one column to pick per row.")
     if isinstance(got, Exception) and "out of bounds for dimension 0" in str(got):
         return ("Along dim 0, gather picks a *row* for each column, so the labels were used as row numbers. "
-                "A label chooses a column within each row: gather along dim 1, with index labels.unsqueeze(1).")
+                "A label chooses a column within each row: gather along dim 1, which picks within each row.")
     if isinstance(got, Exception) or not is_tensor(got):
         return None
     n = len(labels)
     if tuple(got.shape) == (n, n):
         return ("logits[:, labels] takes *every* label's column for *every* row: (N, N). To pair row i "
-                "with labels[i], index rows too -- logits[torch.arange(N), labels] -- or use gather.")
+                "with labels[i], index the rows too, with a tensor of row numbers -- or use gather.")
     if tuple(got.shape) == (n, 1):
         return "Right values, one dim too many: gather's output has the index's shape (N, 1); squeeze(1)."
     if tuple(got.shape) == (1, n):
         return ("gather along dim 0 picks a *row* for each column. The label chooses a column within each "
-                "row: gather along dim 1, with index labels.unsqueeze(1).")
+                "row: gather along dim 1, which picks within each row.")
     return None
 
 
@@ -153,8 +153,8 @@ def _diagnose_unsort(got, expected, args, torch):
         return None
     if bool((got == values[indices]).all()):
         return ("values[indices] (or gather) applies the permutation a second time. indices[k] says where "
-                "values[k] came *from*: put it back there -- scatter_(0, indices, values) -- or index with "
-                "the inverse permutation, indices.argsort().")
+                "values[k] came *from*: put it back there (scatter writes to positions), or index with "
+                "the inverse permutation (argsort of a permutation gives it).")
     if bool((got == values).all()):
         return "That is still the sorted order: each values[k] must go back to position indices[k]."
     return None

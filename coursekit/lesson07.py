@@ -55,26 +55,28 @@ def _edges(expression):
 
 
 def _why_none_edge(predicted, truth):
-    return ("x does not require grad and has no history, so its edge is (None, 0): nothing to send a "
-            "gradient to. A leaf that requires grad (w, b) gets an AccumulateGrad node.")
+    return ("One edge per input, in order. A leaf that requires grad is reached through its AccumulateGrad "
+            "node; an input that neither requires grad nor has a history has nothing to send a gradient "
+            "to -- what can its edge hold?")
 
 
 NEXT_QUESTIONS = [
     Question("w * x", _edges(lambda torch, w, b, x: w * x), _why_none_edge),
     Question("w * x + b", _edges(lambda torch, w, b, x: w * x + b),
-             "One edge per input of the add: the first input is the product (made by MulBackward0), the "
-             "second the leaf b (its AccumulateGrad)."),
+             "One edge per input of the add, in order: each leads to the node that made that input -- the "
+             "op's node for a computed tensor, the AccumulateGrad node for a leaf that requires grad."),
     Question("w * w", _edges(lambda torch, w, b, x: w * w),
-             "A multiplication has two inputs, so two edges -- here both lead to w's one AccumulateGrad "
-             "node (the same object twice)."),
+             "A multiplication has two inputs, so two edges -- even when both inputs are the same tensor. "
+             "Where does an edge to a leaf that requires grad lead?"),
     Question("(w * x).sum()", _edges(lambda torch, w, b, x: (w * x).sum()),
-             "sum has one input, the product: one edge, to MulBackward0. The edges of a node lead only "
-             "one step back."),
+             "sum has one input, so one edge, to the node that made that input. The edges of a node lead "
+             "only one step back."),
     Question("x * 2 + b", _edges(lambda torch, w, b, x: x * 2 + b),
-             "x * 2 involves nothing that requires grad: it has no grad_fn, so the add's first edge is None."),
+             "Does x * 2 require grad? A tensor made only from tensors that do not require grad has no "
+             "grad_fn, so an edge to it has no node to lead to."),
     Question("w.detach() * 2", _edges(lambda torch, w, b, x: w.detach() * 2),
-             "detach() cuts the history: w.detach() * 2 does not require grad and has no grad_fn at all, "
-             "so the answer for this line is None itself."),
+             "detach() cuts the history: does w.detach() * 2 still have a grad_fn whose edges could be "
+             "read? (The table asks for its edges only if it has one.)"),
 ]
 
 
@@ -119,21 +121,23 @@ def _square_count(torch):
 
 DEPENDENCY_QUESTIONS = [
     Question("loss.grad_fn (SumBackward0)", _count_of(lambda x, h, y, loss: loss.grad_fn),
-             "The engine's start node has one edge, into the node of the tensor backward() was called on."),
+             "Nothing uses loss -- but the engine starts from a node of its own, with one edge into the node "
+             "of the tensor backward() was called on. Count the edges coming *in*."),
     Question("y.grad_fn (AddBackward0)", _count_of(lambda x, h, y, loss: y.grad_fn),
-             "y is used once, by sum: one edge in."),
+             "Count the uses of y: each operation that takes y as an input is one edge into y's node."),
     Question("the MulBackward0 of h * h",
              _count_of(lambda x, h, y, loss: y.grad_fn.next_functions[0][0]),
-             "The product is used once (by the add). Its two edges *out* (both to h's node) do not count "
-             "here: count the edges coming in."),
+             "Count the edges coming *in* (the uses of the product), not the edges going out of it to h's "
+             "node."),
     Question("h.grad_fn (ExpBackward0)", _count_of(lambda x, h, y, loss: h.grad_fn),
-             lambda got, truth: "Count every use of h: h * h uses it twice (two edges), and + h once more."
-             if got == 2 else "Every use of h is an edge into ExpBackward0: two from h * h, one from + h."),
+             lambda got, truth: "h * h uses h twice (two edges) -- is that the only place y's formula uses h?"
+             if got == 2 else "Count every use of h as an edge into ExpBackward0: an operation that uses h "
+             "twice counts twice."),
     Question("x's AccumulateGrad", _count_of(lambda x, h, y, loss: _accumulate_of(x, loss)),
-             "x is used only once, by exp(); how often h is used does not matter to x's node."),
+             "Count the uses of x itself; how often h is used does not matter to x's node."),
     Question("x's AccumulateGrad in (x * x).sum()", _square_count,
-             "x * x: the multiplication's two edges both lead to x's AccumulateGrad, so it waits for two "
-             "gradients and runs once, on their sum."),
+             "x * x is a multiplication with two inputs, and both are x: how many edges lead to x's "
+             "AccumulateGrad? (It waits for a gradient along each, and runs once, on their sum.)"),
 ]
 
 

@@ -62,20 +62,20 @@ VERSION_QUESTIONS = [
     Question("a = torch.zeros(3); a.add_(1); a.mul_(2) -> a._version", _v_two_ops,
              "Count the in-place ops: each one (a name ending in `_`) adds 1 to the counter."),
     Question("a = torch.zeros(3); b = a + 1 -> b._version", _v_out_of_place,
-             "`a + 1` is out of place: b is a brand-new tensor with its own counter, and nothing has "
-             "written into b since it was made."),
+             "`a + 1` is out of place: b is a brand-new tensor with its own counter. Has anything written "
+             "into b since it was made?"),
     Question("a = torch.zeros(3); a[0] = 1; a[1:] = 2 -> a._version", _v_setitem,
              lambda got, truth: "An assignment `a[...] = value` is an in-place write (a copy_ or fill_ into "
              "a view of a): one bump per assignment, however many elements it writes." if got != truth else ""),
     Question("a = torch.zeros(3); v = a[1:]; v.fill_(5) -> a._version", _v_through_view,
-             "A view shares its base's storage *and* its version counter: writing through v bumps the "
-             "one counter that a and v both read."),
+             "A view shares its base's storage *and* its version counter: which counter does a write "
+             "through v bump?"),
     Question("x = torch.ones(3, requires_grad=True); x.detach().zero_() -> x._version", _v_detach,
-             "detach() makes a new tensor without history, but over the same storage and with the same "
-             "version counter, so autograd still notices the write."),
+             "detach() makes a new tensor without history -- but over the same storage, and with which "
+             "version counter?"),
     Question("x = torch.ones(3, requires_grad=True); x.data.zero_() -> x._version", _v_data,
-             ".data is the old escape hatch: same storage, but a *fresh* version counter, so the write "
-             "is invisible to x's counter (and to autograd)."),
+             ".data is the old escape hatch: same storage, but a *fresh* version counter of its own. Whose "
+             "counter does a write through it bump?"),
 ]
 
 
@@ -227,8 +227,8 @@ def _check_one(function, torch):
             pass
         elif _close(now, old):
             return (f"{name} did not change", "`p = p - lr * p.grad` only rebinds the local name p to a new "
-                    "tensor; the parameter itself is untouched. Write into it in place: `p -= lr * p.grad` "
-                    "(or `p.sub_(lr * p.grad)`).")
+                    "tensor; the parameter itself is untouched. Write into the parameter itself, in place "
+                    "(an augmented assignment such as -=, or a method whose name ends in _).")
         elif _close(now, old + LR * g):
             return (f"{name} moved to {describe(now)}, expected {describe(expected)}",
                     "That is a step uphill: the gradient points to where the loss grows, so subtract it.")

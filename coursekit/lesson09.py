@@ -173,13 +173,16 @@ def _diagnose_sigmoid_grad(name, got, inputs, g, torch):
     candidates = [
         (y * (1 - y), "Multiply by grad: backward receives d(loss)/dy and must return d(loss)/dx = "
                       "grad * dy/dx -- the chain rule."),
-        (g * x * (1 - x), "That is the formula with x where y belongs: dy/dx = y (1 - y), with y = "
-                          "sigmoid(x), the *output* -- save it in forward."),
-        (g * y, "dy/dx = y (1 - y), not y (that is the rule for exp)."),
-        (g * (1 - y), "dy/dx = y (1 - y): both factors."),
-        (-g * y * (1 - y), "Mind the sign: sigmoid is increasing, so dy/dx = y (1 - y) > 0."),
+        (g * x * (1 - x), "The right formula, but with x where y belongs: it is written in terms of the "
+                          "*output* y = sigmoid(x) -- save it in forward."),
+        (g * y, "Only part of the derivative: y alone is the rule for exp; sigmoid's derivative has a "
+                "second factor."),
+        (g * (1 - y), "One factor is missing: sigmoid's derivative is a product of two factors, both made "
+                      "of y."),
+        (-g * y * (1 - y), "Mind the sign: sigmoid is increasing, so its derivative is positive."),
     ]
-    return _match(got, candidates) or "dy/dx = y (1 - y), with y = sigmoid(x); multiply it by grad."
+    return _match(got, candidates) or ("backward returns grad * dy/dx: work out the derivative of "
+                                       "1 / (1 + exp(-x)) and write it in terms of y, the saved output.")
 
 
 def check_sigmoid(Sigmoid):
@@ -211,12 +214,13 @@ def _diagnose_hypot_grad(name, got, inputs, g, torch):
     mine, other = (x, y) if name == "x" else (y, x)
     candidates = [
         (g * mine / (2 * r), f"Still half the right size: d sqrt(u)/du = 1 / (2 sqrt(u)), and du/d{name} = "
-                             f"2 {name}, so the 2s cancel: d r/d{name} = {name} / r."),
+                             f"2 {name}, so the 2s cancel."),
         (mine / r, "Multiply by grad: backward must scale the local derivative by the gradient it receives."),
-        (g * other / r, f"That is the other input's formula: d r/d{name} = {name} / r."),
-        (g * mine * r, f"d r/d{name} = {name} / r: divide by r, do not multiply."),
+        (g * other / r, f"That is the other input's formula: the gradient for {name} has {name} on top."),
+        (g * mine * r, "Divide by r, do not multiply: a square root's derivative has it in the denominator."),
     ]
-    return _match(got, candidates) or f"gradcheck says which input is wrong; d r/d{name} = {name} / r."
+    return _match(got, candidates) or (f"gradcheck says which input is wrong; work out d r/d{name} with the "
+                                       f"chain rule through the square root.")
 
 
 def check_hypot(Hypot):
@@ -273,7 +277,8 @@ def _why_name(got, truth):
     if isinstance(got, str) and got.startswith(truth):
         return ("No number for a custom Function: the 0 of MulBackward0 tells apart the overloads of a built-in "
                 "op. Yours is the class name plus 'Backward'.")
-    return "A custom Function's node is named after its class: the class name plus 'Backward'."
+    return ("A custom Function's node is named after its class, the way MulBackward0 is named after mul "
+            "(print type(out.grad_fn).__name__ for a built-in op to see the pattern).")
 
 
 FACT_QUESTIONS = [
@@ -282,8 +287,8 @@ FACT_QUESTIONS = [
              "One bool per argument of forward, in order: True where that input requires grad (a Python "
              "number never does)."),
     Question("len(line.apply(w, x, 2.0).grad_fn.next_functions)", _edges,
-             "One edge per *tensor* argument (x too, as (None, 0), since it does not require grad); a Python "
-             "number gets no edge -- though backward still returns a value (None) in its place."),
+             "Count one edge per *tensor* argument of apply, whether it requires grad or not; does a Python "
+             "number get one? (backward still returns a value for it, None.)"),
     Question("with torch.no_grad(): out = line.apply(w, x, b) -> out.requires_grad", _no_grad,
              "Under no_grad, apply records nothing: no node, and the result does not require grad."),
 ]

@@ -141,8 +141,8 @@ def _jacobian_shape(torch):
 
 def _why_jacobian(got, truth):
     if got == (4, 6):
-        return ("The Jacobian keeps the input's shape: output shape followed by input shape, here (4,) + (2, 3) "
-                "-- nothing is flattened.")
+        return ("The Jacobian keeps the input's shape: the output's shape followed by the input's, nothing "
+                "flattened.")
     return "The Jacobian has the output's shape followed by the input's: one block of the input's shape per output element."
 
 
@@ -153,7 +153,7 @@ SHAPE_QUESTIONS = [
     Question("dy, = torch.autograd.grad(x ** 3, x, create_graph=True) -> dy.requires_grad", _requires(True),
              "create_graph=True records the backward pass's own operations: the gradient has a grad_fn."),
     Question("hessian(lambda v: (v ** 2).sum(), torch.zeros(3)).shape", _hessian_shape,
-             "The Hessian has one entry per pair (i, j) of input elements: shape input.shape + input.shape."),
+             "The Hessian has one entry per pair (i, j) of input elements."),
     Question("jacobian(lambda m: m.flatten()[:4], torch.zeros(2, 3)).shape", _jacobian_shape, _why_jacobian),
 ]
 

@@ -31,24 +31,27 @@ def _bn_hint(got, truth):
 
 def _conv_hint(got, truth):
     if got == 80:
-        return "The weight has one 3x3 kernel per (output channel, input channel) pair: [8, 3, 3, 3]."
+        return ("The weight has one 3x3 kernel per (output channel, input channel) pair: "
+                "[out_channels, in_channels, 3, 3].")
     return "A Conv2d weight is [out_channels, in_channels, k, k], plus one bias per output channel."
 
 
 COUNT_QUESTIONS = [
     Question("nn.Linear(10, 5)", lambda torch: _count(torch.nn.Linear(10, 5)),
-             "weight is [out_features, in_features] = [5, 10], and there is one bias per output feature."),
+             "Count weight and bias: weight is [out_features, in_features], and there is one bias per "
+             "output feature."),
     Question("nn.Linear(10, 5, bias=False)", lambda torch: _count(torch.nn.Linear(10, 5, bias=False)),
-             "bias=False registers no bias at all (bias is None): only the [5, 10] weight is left."),
+             "bias=False registers no bias at all (bias is None): only the weight is left."),
     Question("nn.Conv2d(3, 8, kernel_size=3)", lambda torch: _count(torch.nn.Conv2d(3, 8, kernel_size=3)),
              _conv_hint),
     Question("nn.BatchNorm2d(8)", lambda torch: _count(torch.nn.BatchNorm2d(8)), _bn_hint),
     Question("nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))",
              lambda torch: _count(torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(),
                                                       torch.nn.Linear(3, 2))),
-             "parameters() recurses into every registered submodule: (4*3 + 3) + (3*2 + 2); ReLU adds nothing."),
+             "parameters() recurses into every registered submodule: add up each Linear's weight and bias; "
+             "ReLU adds nothing."),
     Question("nn.MaxPool2d(2)", lambda torch: _count(torch.nn.MaxPool2d(2)),
-             "Pooling takes the largest value of each window: there is nothing to learn."),
+             "Pooling takes the largest value of each window: is there anything in that to learn?"),
 ]
 
 
@@ -103,11 +106,12 @@ def _names_hint(kind_of_walk):
         if got_set == truth_set:
             return ("The right names, in another order: a module lists its *own* entries first (in the order "
                     "they were registered), then each child's, prefixed with the child's name.")
-        missing = sorted(truth_set - got_set)
-        extra = sorted(got_set - truth_set)
-        parts = ([f"missing {', '.join(missing)}"] if missing else []) + \
-                ([f"not registered: {', '.join(map(str, extra))}"] if extra else [])
-        return "; ".join(parts) + "."
+        missing = truth_set - got_set
+        extra = sorted(map(str, got_set - truth_set))
+        parts = ([f"{len(missing)} registered name(s) missing"] if missing else []) + \
+                ([f"not registered: {', '.join(extra)}"] if extra else [])
+        return ("; ".join(parts) + ". Go through Probe.__init__: which attributes are Parameters, Modules or "
+                "buffers, and what are their own parameters called?")
     return hint
 
 

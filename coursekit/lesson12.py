@@ -92,15 +92,17 @@ def _keys_hint(got, truth):
     if got_set == truth_set:
         return ("The right keys, in another order: children in the order they were registered, each with its "
                 "parameters first and then its buffers.")
-    missing, extra = sorted(truth_set - got_set), sorted(map(str, got_set - truth_set))
-    return "; ".join(([f"missing {', '.join(missing)}"] if missing else []) +
-                     ([f"not keys: {', '.join(extra)}"] if extra else [])) + "."
+    missing, extra = truth_set - got_set, sorted(map(str, got_set - truth_set))
+    return "; ".join(([f"{len(missing)} key(s) missing"] if missing else []) +
+                     ([f"not keys: {', '.join(extra)}"] if extra else [])) + \
+        ". Each child's keys are its name, a dot and its own parameter or buffer names."
 
 
 def _params_hint(got, truth):
     if got == 9:
         return "parameters() yields only Parameters: BatchNorm's three buffers are in state_dict, not here."
-    return "Count the tensors, not their elements: conv and head.1 have weight and bias, and so has bn."
+    return ("Count the Parameter tensors, not their elements: which layers have a weight and a bias? "
+            "(Buffers are not parameters.)")
 
 
 def _modules_hint(got, truth):
@@ -108,13 +110,14 @@ def _modules_hint(got, truth):
         return "modules() starts with the model itself."
     if got in (4, 5):
         return "modules() is recursive and starts with the model itself: head's own two children count too."
-    return "modules(): the model, its 4 children, and head's 2 children."
+    return "modules() yields the model itself, then every module inside it, at any depth: count them."
 
 
 def _shape_hint(got, truth):
     if got == (144, 10):
         return "A Linear weight is [out_features, in_features]: one row per output."
-    return "4 channels of 6x6 (a 3x3 convolution of 8x8 inputs) flatten to 4 * 6 * 6 = 144 inputs; 10 outputs."
+    return ("A Linear weight is [out_features, in_features]; in_features is what Flatten makes of the "
+            "conv's output: channels x height x width after a 3x3 convolution of the 8x8 input.")
 
 
 PREDICTION_QUESTIONS = [
@@ -159,7 +162,8 @@ def _stack_problem(cls, reference, sizes, torch):
             return (f"{label}.parameters() is empty: `{plain_lists[0]}` is a Python "
                     f"{type(vars(model)[plain_lists[0]]).__name__}",
                     "Module.__setattr__ does not look inside Python lists, so the layers are never registered: "
-                    "an optimizer would train nothing. Wrap them in nn.ModuleList([...]).")
+                    "an optimizer would train nothing. nn has a container for a list of layers that "
+                    "registers each of them.")
         return f"{label}.parameters() is empty", "Create the Linear layers in __init__ and register them."
     keys = list(model.state_dict())
     expected = _keys_for(sizes)
@@ -244,11 +248,14 @@ def make_new_net(torch):
 def _convert_hint(message, result):
     keys = list(result.keys())
     if any(k.startswith("1.") for k in keys):
-        return "The ReLU is model[1]; it has no parameters. The second Linear is model[2]."
+        return ("The ReLU has a position in the Sequential too, though no parameters: count the positions "
+                "of the two Linears.")
     if any(k.startswith(("hidden.", "out.")) for k in keys):
-        return "Every key must be renamed: hidden.* becomes 0.*, and out.* becomes 2.*."
+        return ("Every key must be renamed: the Sequential names its layers by position (compare with "
+                "new_model.state_dict().keys()).")
     if "size mismatch" in message:
-        return "A value went under the wrong layer's name: hidden (4 -> 8) is model[0], out (8 -> 2) is model[2]."
+        return ("A value went under the wrong layer's name: match the layers by their shapes (hidden maps "
+                "4 -> 8, out maps 8 -> 2).")
     if "Missing" in message:
         return "Keep every entry of the old state -- weights and biases -- under its new name."
     return "Only the names change: each value goes under its new key."

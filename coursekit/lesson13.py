@@ -29,19 +29,21 @@ PREDICTION_QUESTIONS = [
              "The weight is [out_features, in_features]: one row of input weights per output feature."),
     Question("nn.Linear(3, 2)(torch.zeros(5, 3)).shape",
              lambda torch: tuple(torch.nn.Linear(3, 2)(torch.zeros(5, 3)).shape),
-             "A batch of 5 samples with 3 features each becomes 5 samples with 2 features."),
+             "A Linear maps each sample's in_features numbers to out_features numbers; the batch dimension "
+             "stays as it is."),
     Question("nn.Linear(3, 2)(torch.zeros(4, 7, 3)).shape",
              lambda torch: tuple(torch.nn.Linear(3, 2)(torch.zeros(4, 7, 3)).shape),
-             "Linear only looks at the last dimension (x @ W.T broadcasts over the leading ones): 3 -> 2."),
+             "Linear only looks at the last dimension (x @ W.T broadcasts over the leading ones)."),
     Question('nn.MSELoss()(torch.tensor([1., 2.]), torch.tensor([1., 4.])).item()', _mse,
-             _float_hint("The squared errors are 0 and 4, and the default reduction is the mean.")),
+             _float_hint("Square each error (prediction minus target); the default reduction then takes "
+                         "their mean.")),
     Question('nn.MSELoss(reduction="sum")(torch.tensor([1., 2.]), torch.tensor([1., 4.])).item()',
              lambda torch: _mse(torch, reduction="sum"),
              _float_hint('reduction="sum" adds the squared errors instead of averaging them.')),
     Question('nn.CrossEntropyLoss(reduction="none")(torch.zeros(3, 5), torch.tensor([0, 1, 4])).shape',
              lambda torch: tuple(torch.nn.CrossEntropyLoss(reduction="none")(
                  torch.zeros(3, 5), torch.tensor([0, 1, 4])).shape),
-             'reduction="none" keeps one loss per sample: 3 samples, 3 losses (the 5 classes are summed over).'),
+             'reduction="none" keeps one loss per sample (the classes are summed over inside each loss).'),
     Question("torch.softmax(torch.tensor([1., 1., 1., 1.]), dim=0)[0].item()",
              lambda torch: torch.softmax(torch.tensor([1.0, 1.0, 1.0, 1.0]), dim=0)[0].item(),
              _float_hint("Softmax turns equal scores into equal probabilities, whatever the scores are: "
@@ -75,8 +77,8 @@ def _diagnose_linear(got, expected, args, torch):
         text = str(got)
         if "mat1 and mat2" in text or "size mismatch" in text or "shapes cannot be multiplied" in text \
                 or "matmul" in text:
-            return ("weight is [out_features, in_features], so x (..., in_features) meets its *transpose*: "
-                    "x @ weight.T.")
+            return ("weight is [out_features, in_features], so x (..., in_features) must meet its "
+                    "*transpose*.")
         if "must be a matrix" in text or "2D" in text or "2-D" in text:
             return "torch.mm only takes 2-D matrices; @ (matmul) treats the leading dims of x as a batch."
         return None
@@ -122,7 +124,8 @@ def _diagnose_ce(got, expected, args, torch):
     F = torch.nn.functional
     if isinstance(got, Exception):
         if "out of bounds" in str(got) or "index" in str(got).lower():
-            return "Pick one log-probability per row: log_probs[torch.arange(len(target)), target]."
+            return ("Pick one log-probability per row, the one at that row's target: index the rows and the "
+                    "columns together (or let nll_loss do it).")
         return None
     if not is_tensor(got):
         return "Return a tensor (the loss), so that backward() can run through it."
@@ -142,7 +145,7 @@ def _diagnose_ce(got, expected, args, torch):
         if _same(got, F.nll_loss(F.softmax(logits, dim=1), target)):
             return "nll_loss expects *log*-probabilities: use log_softmax, not softmax."
         if _same(got, F.nll_loss(logits, target)):
-            return "nll_loss does not apply a softmax; give it log_softmax(logits, dim=1), not the raw logits."
+            return "nll_loss does not apply a softmax; give it log-probabilities, not the raw logits."
         if _same(got, F.nll_loss(F.log_softmax(logits, dim=0), target)):
             return "Normalise over the classes of each sample: log_softmax(logits, dim=1), not dim=0."
     return None

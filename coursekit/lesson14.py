@@ -32,27 +32,32 @@ def _side_hint(text, **mistakes):
 
 SHAPE_QUESTIONS = [
     Question("nn.Conv2d(3, 16, kernel_size=3)(x).shape", lambda torch: _conv_shape(torch),
-             _side_hint("Without padding a 3x3 window fits 32 - 3 + 1 = 30 times along each side.",
+             _side_hint("Without padding, a k x k window fits n - k + 1 times along a side of n pixels.",
                         s32="That is the size with padding=1; without padding the window cannot be centred "
                             "on the border pixels.")),
     Question("nn.Conv2d(3, 16, kernel_size=3, padding=1)(x).shape",
              lambda torch: _conv_shape(torch, padding=1),
-             _side_hint("padding=1 adds a row/column of zeros on *both* sides: 32 + 2*1 - 3 + 1.",
+             _side_hint("padding=1 adds a row/column of zeros on *both* sides of each dimension before the "
+                        "window slides.",
                         s31="padding=1 pads both sides: that adds 2, not 1, to each side length.")),
     Question("nn.Conv2d(3, 16, kernel_size=5, stride=2, padding=2)(x).shape",
              lambda torch: _conv_shape(torch, kernel_size=5, stride=2, padding=2),
-             _side_hint("(32 + 2*2 - 5) // 2 + 1: stride 2 keeps every second window.",
+             _side_hint("Pad first (both sides), then count the window positions: stride 2 keeps every "
+                        "second one -- (n + 2*padding - k) // stride + 1.",
                         s32="stride=2 keeps only every second window position: the size is about halved.")),
     Question("nn.Conv2d(3, 16, kernel_size=3, stride=2)(x).shape",
              lambda torch: _conv_shape(torch, stride=2),
-             _side_hint("(32 - 3) // 2 + 1: windows start at 0, 2, ..., 28.",
-                        s16="(32 - 3) / 2 = 14.5 rounds *down*: windows start at 0, 2, ..., 28 -- one starting "
-                            "at 30 would stick out.",
+             _side_hint("Count the window positions: with stride 2 they start at 0, 2, 4, ..., as long as the "
+                        "whole window still fits.",
+                        s16="The division rounds *down*: a window that would stick out of the image is not "
+                            "counted.",
                         s14="Count the windows, not the steps between them: the + 1 in (n - k) // stride + 1.")),
     Question("nn.Conv2d(3, 16, kernel_size=3, dilation=2)(x).shape",
              lambda torch: _conv_shape(torch, dilation=2),
-             _side_hint("dilation=2 spreads the 3 taps over 5 pixels (dilation*(k-1) + 1), so 32 - 5 + 1.",
-                        s30="dilation leaves gaps between the kernel's taps: a dilated 3x3 window spans 5x5 pixels.",
+             _side_hint("dilation=2 spreads the taps apart: the window spans dilation*(k-1) + 1 pixels and "
+                        "slides like any window of that size.",
+                        s30="dilation leaves gaps between the kernel's taps: a dilated 3x3 window spans more "
+                            "pixels than 3.",
                         s16="dilation is not stride: it spreads the kernel's taps apart; the windows still "
                             "start at every pixel.")),
     Question("nn.Conv2d(3, 16, kernel_size=3).weight.shape",
@@ -65,12 +70,12 @@ SHAPE_QUESTIONS = [
              lambda torch: tuple(torch.nn.functional.unfold(torch.zeros(2, 3, 32, 32), kernel_size=3).shape),
              lambda got, truth: ("unfold gives one *column* per window: (N, C*k*k, L), with the window's "
                                  "numbers down the column." if got == (2, 900, 27) else
-                                 "One column per output pixel (30*30 of them), each holding every number its "
-                                 "window reads: all 3 channels of a 3x3 window, 3*3*3.")),
+                                 "One column per window position (as many as a 3x3 convolution has output "
+                                 "pixels), each holding every number its window reads, across all channels.")),
     Question("nn.MaxPool2d(2)(torch.zeros(2, 16, 15, 15)).shape",
              lambda torch: tuple(torch.nn.MaxPool2d(2)(torch.zeros(2, 16, 15, 15)).shape),
-             _side_hint("The stride defaults to the kernel size: 15 // 2 windows of 2x2 fit, the odd last "
-                        "row and column are dropped.",
+             _side_hint("The stride defaults to the kernel size, and a window that would stick out is "
+                        "dropped (ceil_mode=False).",
                         s8="15 / 2 rounds *down* (ceil_mode=False): the last, odd row is dropped.",
                         s14="MaxPool2d(2) has stride 2 by default (stride=kernel_size): the windows do not overlap.")),
 ]

@@ -33,8 +33,8 @@ NORM_QUESTIONS = [
              "BatchNorm2d(C) keeps one running mean per channel -- not per pixel or per sample."),
     Question("nn.LayerNorm([5, 5]).weight.shape", lambda torch: tuple(torch.nn.LayerNorm([5, 5]).weight.shape),
              _hint("LayerNorm learns one scale per element of normalized_shape.",
-                   **{"(5,)": "normalized_shape is [5, 5]: one scale for each of the 25 elements it normalizes "
-                              "over, in that shape."})),
+                   **{"(5,)": "normalized_shape names all the trailing dims LayerNorm normalizes over: it learns "
+                              "one scale for every element of them, kept in that shape."})),
     Question("nn.BatchNorm2d(3)(x).mean(dim=(0, 2, 3)).abs().max().item() < 1e-4",
              lambda torch: torch.nn.BatchNorm2d(3)(_x(torch)).mean(dim=(0, 2, 3)).abs().max().item() < 1e-4,
              _BN_DIMS),
@@ -57,10 +57,10 @@ NORM_QUESTIONS = [
     Question('round(nn.init.kaiming_normal_(torch.empty(200, 800), nonlinearity="relu").std().item(), 2)',
              lambda torch: round(torch.nn.init.kaiming_normal_(torch.empty(200, 800),
                                                                nonlinearity="relu").std().item(), 2),
-             _hint("kaiming_normal_ for relu draws with std = sqrt(2 / fan_in); a weight [out, in] has "
-                   "fan_in = in = 800.",
+             _hint("kaiming_normal_ for relu draws with std = sqrt(2 / fan_in), and fan_in of a weight "
+                   "[out, in] is its number of inputs.",
                    **{"0.1": "fan_in is the number of *inputs* of each unit: the second size of a [out, in] "
-                             "weight, 800 -- not 200.",
+                             "weight, not the first.",
                       "0.04": "For relu the gain is sqrt(2): std = sqrt(2 / fan_in), not sqrt(1 / fan_in).",
                       "0.03": "For relu the gain is sqrt(2): std = sqrt(2 / fan_in), not sqrt(1 / fan_in)."})),
 ]

@@ -42,7 +42,7 @@ def _after(line):
 def _hint_sum(predicted, truth):
     if predicted == 3.0:
         return "The second backward does not replace the first one's gradient: it adds to it."
-    return "d(3w)/dw = 3, once per backward -- and backward adds into .grad."
+    return "Each backward computes d(3w)/dw -- and adds it into .grad."
 
 
 def _hint_step(predicted, truth):
@@ -61,12 +61,13 @@ def _hint_none(predicted, truth):
 
 
 def _hint_after_none(predicted, truth):
-    return "After zero_grad() the next backward starts afresh: d(w*w)/dw = 2w at w = 1.4, then one SGD step."
+    return ("After zero_grad() the next backward starts afresh: d(w*w)/dw at the current w, then one SGD "
+            "step from there.")
 
 
 def _hint_no_zero(predicted, truth):
     if isinstance(predicted, float) and abs(predicted - 2.24) < 1e-5:
-        return "No zero_grad() since the last backward: the 2.8 from line (4) is still in .grad."
+        return "No zero_grad() since the last backward: the gradient of line (4) is still in .grad."
     return "The new gradient is 2w at the new w, and it is *added* to what .grad still holds."
 
 
@@ -134,7 +135,8 @@ def _sgd_problem(answer, torch, lr=0.1):
         if not differences(p.detach(), old, grads=False):
             return (f"{name} did not change",
                     "`p = p - lr * p.grad` makes a new tensor and only rebinds the loop variable: the model "
-                    "still holds the old one. Change p itself: `p -= lr * p.grad` (or p.sub_(...)).")
+                    "still holds the old one. Change p itself, in place (an augmented assignment such as -=, "
+                    "or a method whose name ends in _).")
         if not differences(p.detach(), old + lr * g, grads=False):
             return f"{name} moved the wrong way", "Go *down* the gradient: p - lr * grad, not p + lr * grad."
         if not differences(p.detach(), old - g, grads=False):
@@ -259,7 +261,8 @@ def _step_problem(answer, torch, adam):
                 "Let the optimizer do the update (optimizer.step()); do not update the parameters by hand.")
     found = differences(params[0], expected_params[0], where="the weight after 3 steps", grads=False)
     return (found[0] if found else "the parameters after 3 steps are off"), \
-        "One step is: loss, optimizer.zero_grad(), loss.backward(), optimizer.step()."
+        ("A step computes the loss, clears the old gradients, computes new ones and lets the optimizer "
+         "use them: check that your lines do these, in that order.")
 
 
 @always_a_verdict

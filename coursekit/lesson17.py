@@ -68,9 +68,11 @@ def _hint_count(predicted, truth):
 
 def _hint_lr(predicted, truth):
     if isinstance(predicted, float) and abs(predicted - 0.001) < 1e-9:
-        return "Four scheduler steps, two per decay: the lr was multiplied by gamma twice, not three times."
+        return ("Count the decays: StepLR multiplies the lr by gamma once every step_size scheduler steps -- "
+                "how many such boundaries do 4 steps pass?")
     if isinstance(predicted, float) and abs(predicted - 0.1) < 1e-9:
-        return "After 4 scheduler.step() calls the epoch is 4: two boundaries of step_size=2 have passed."
+        return ("scheduler.step() was called 4 times, and StepLR multiplies the lr by gamma every step_size "
+                "of them: the lr has changed.")
     return "StepLR multiplies the lr by gamma every step_size scheduler steps."
 
 

@@ -53,18 +53,20 @@ def _hint_floor(predicted, truth):
 
 def _hint_last(predicted, truth):
     if tuple(predicted) == (4, 3) if isinstance(predicted, (tuple, list)) else False:
-        return "10 = 4 + 4 + 2: the last batch is short."
+        return "The last batch holds what is left after the full batches of 4: it is short."
     return "Batches stack examples of shape (3,) along a new first dimension; how many are left for the last one?"
 
 
 def _hint_batch(predicted, truth):
     if isinstance(predicted, (tuple, list)) and tuple(predicted) == (64, 8, 8):
-        return "Each Digits image has a channel dimension: (1, 8, 8); the batch adds one in front."
+        return ("Each Digits image has a channel dimension too (look at dataset[0][0].shape); the batch adds "
+                "one in front.")
     return "A batch of images is [batch_size, *image.shape]."
 
 
 def _hint_dtype(predicted, truth):
-    return "default_collate turns Python ints into an int64 tensor (floats into float64)."
+    return ("default_collate turns a batch of Python ints into one tensor, of the dtype torch.tensor gives "
+            "Python ints.")
 
 
 BATCH_QUESTIONS = [
@@ -118,7 +120,8 @@ def _windows_problem(cls, torch):
         n = len(expected)
         if length != n:
             if length == n + k:
-                why = "The last k values have no next value to predict: there are len(series) - k windows."
+                why = ("The last k values have no next value to predict: count the start positions whose "
+                       "window still has a value after it.")
             elif length == n + 1:
                 why = "One too many: the window starting at len(series) - k has no next value after it."
             elif length == n - 1:
@@ -129,7 +132,8 @@ def _windows_problem(cls, torch):
         for i in (0, n - 1):
             got, error = guard.run(lambda: ds[i])
             if error is not None:
-                return raised(error, "Item i is (series[i:i+k], series[i+k]).", f"{where}[{i}]")
+                return raised(error, "Item i is a pair: the window of k values starting at i, and the value "
+                                     "right after it.", f"{where}[{i}]")
             if got is Ellipsis:
                 return "stub", ""
             if not isinstance(got, (tuple, list)) or len(got) != 2:
@@ -138,12 +142,12 @@ def _windows_problem(cls, torch):
             window, target = expected[i]
             found = differences(got[0], window, where=f"{where}[{i}][0] (the window)", grads=False)
             if found:
-                return found[0], "The window is k values starting at i: series[i:i + k]."
+                return found[0], "The window is the k values starting at position i."
             found = differences(got[1], target, where=f"{where}[{i}][1] (the target)", grads=False)
             if found:
-                why = "The target is the value right *after* the window: series[i + k]."
+                why = "The target is the value right *after* the window."
                 if not differences(got[1], window[-1], grads=False):
-                    why = "That is the window's own last value; the target is the next one, series[i + k]."
+                    why = "That is the window's own last value; the target is the one after it."
                 return found[0], why
     batches, error = guard.run(lambda: [tuple(x.shape) for x, y in
                                         _data(torch).DataLoader(cls(torch.arange(10.0), 3), batch_size=4)])

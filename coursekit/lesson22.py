@@ -14,7 +14,6 @@ exercise runs on tensorlab only).
 import io
 import os
 import tempfile
-import zlib
 
 from . import guard
 from .check import Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong
@@ -25,12 +24,12 @@ from .solutions import lesson22 as solution
 
 
 def _same_hint(got, truth):
-    return ("torch.device('cuda') means 'the current GPU' and has no index; 'cuda:0' names GPU 0. As devices "
-            "they are not equal -- compare .type, or a tensor's device, which is always concrete (cuda:0).")
+    return ("torch.device('cuda') means 'the current GPU' and has no index; 'cuda:0' names GPU 0. Compare "
+            "their .index: devices are equal when type and index are. (A tensor's device is always concrete.)")
 
 
 def _index_hint(got, truth):
-    return "The number after the colon is the index: an int."
+    return "The number after the colon is the index -- an int, not a string."
 
 
 def _to_hint(got, truth):
@@ -71,17 +70,22 @@ def check_devices(answer):
 
 def gpu_checkpoint(obj):
     """The bytes ``tensorlab.save(obj)`` writes on a GPU machine for CPU tensors moved to ``cuda:0``: the
-    same file, except that the manifest records each tensor's device as ``cuda:0``."""
-    import tensorlab
-    from tensorlab._checkpoint_reader import FIELDS, HEADER_CRC, HEADER_SIZE, MAGIC
+    same file, except that data.pkl records each storage's location as ``cuda:0`` (the fourth field of
+    its persistent id, as in PyTorch's format -- tensorlab/_pickle_format.py)."""
+    from tensorlab import _pickle_format, serialization
+    from tensorlab._zip_archive import write_archive
 
-    buffer = io.BytesIO()
-    tensorlab.save(obj, buffer)
-    data = buffer.getvalue()
-    version, manifest_length, data_length, _ = FIELDS.unpack(data[len(MAGIC):len(MAGIC) + FIELDS.size])
-    manifest = data[HEADER_SIZE:HEADER_SIZE + manifest_length].replace(b'"device":"cpu"', b'"device":"cuda:0"')
-    fields = FIELDS.pack(version, len(manifest), data_length, zlib.crc32(manifest))
-    return MAGIC + fields + HEADER_CRC.pack(zlib.crc32(fields)) + manifest + data[HEADER_SIZE + manifest_length:]
+    class SavedOnAGpu(_pickle_format.CheckpointPickler):
+        def _string(self, text):
+            return super()._string("cuda:0" if text == "cpu" else text)
+
+    data_pkl = io.BytesIO()
+    pickler = SavedOnAGpu(data_pkl, 2)
+    pickler.dump(obj)
+    storages = [(key, array) for key, _, array in pickler.storages.values()]
+    archive = io.BytesIO()
+    write_archive(archive, "archive", serialization._records(data_pkl.getvalue(), storages))
+    return archive.getvalue()
 
 
 def _saved(torch):
@@ -125,7 +129,7 @@ def check_load_on_cpu(load_on_cpu):
     if weight is not None and hasattr(weight, "device") and weight.device.type != "cpu":
         return wrong(f"the loaded weight is on {weight.device}, not on the CPU.",
                      "This machine has a GPU, so the load worked -- but the exercise asks for CPU tensors: "
-                     "map_location='cpu'.")
+                     "tell torch.load where the tensors should go.")
     found = differences(got.get("weight"), _saved(tensorlab)["weight"], where="the loaded weight", grads=False)
     if found or got.get("step") != 3:
         return wrong((found or ["the loaded step is not 3"])[0] + ".", "Return the loaded checkpoint unchanged.")

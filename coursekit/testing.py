@@ -200,3 +200,55 @@ def assert_input_changes_refused(module):
         assert_rejected(verdict, ["changed its input in place"])
         tried += 1
     assert tried, f"{module.__name__} has no check_function-based check"
+
+
+# -- hints that give the answer away -----------------------------------------------------------------
+
+def _spellings(truth):
+    """The ways an answer may be written out in a hint: '(12, 4, 1)', '12, 4, 1', 'int64', '"error"'."""
+    import re
+    if isinstance(truth, bool) or truth is None:
+        return []                       # True/False: a wrong verdict already says which it is
+    if isinstance(truth, tuple):
+        inner = ", ".join(map(str, truth))
+        return [f"({inner})", f"[{inner}]"] + ([inner] if len(truth) > 1 else [])
+    if isinstance(truth, str):
+        return [truth.replace("torch.", "")] if truth.startswith("torch.") else [f'"{truth}"', f"'{truth}'"]
+    if isinstance(truth, (int, float)):
+        text = f"{truth:g}" if isinstance(truth, float) else str(truth)
+        return [text] if len(re.sub(r"\D", "", text)) > 1 else []   # a lone digit appears everywhere
+    return []
+
+
+def _wrong_guesses(truth):
+    """Plausible wrong predictions near ``truth``, to make callable hints speak."""
+    guesses = ["a wrong guess", None, 0]
+    if isinstance(truth, tuple):
+        guesses += [truth[::-1], truth[:-1], truth + (1,), tuple(2 * v if isinstance(v, int) else v for v in truth)]
+    elif isinstance(truth, (int, float)) and not isinstance(truth, bool):
+        guesses += [truth + 1, truth - 1, truth * 2, float(truth), int(truth)]
+    return [g for g in guesses if g != truth]
+
+
+def hints_that_give_the_answer(module):
+    """``[(label, hint)]`` for the prediction questions of lesson ``module`` whose hint, for some wrong
+    prediction, contains the answer written out (tensorlab's truth)."""
+    import re
+    import tensorlab
+    from .check import Question, _normalise
+    found = []
+    for value in list(vars(module).values()):
+        if not (isinstance(value, list) and value and all(isinstance(q, Question) for q in value)):
+            continue
+        for question in value:
+            truth = _normalise(question.compute(tensorlab))
+            for guess in _wrong_guesses(truth):
+                try:
+                    hint = question.hint(_normalise(guess), truth) or ""
+                except Exception:  # noqa: BLE001 - a hint that cannot handle the guess says nothing
+                    continue
+                for spelled in _spellings(truth):
+                    if re.search(r"(?<![\w.])" + re.escape(spelled) + r"(?![\w.])", hint):
+                        found.append((question.label, hint))
+                        break
+    return sorted(set(found))

@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson02 as check
 from coursekit.solutions import lesson02 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected, hints_that_give_the_answer
 
 
 def _neighbours_only(t):
@@ -45,7 +45,7 @@ def test_stubs_get_a_fixed_message(mode):
     # "every result is a fresh tensor of its own shape"
     (((12, 4, 1), 4, (1, 12, 4), (4, 12, 1), (4, 1), (12, 4, 1), 6, (1, 12, 4)),
      ["4 of 8 predictions are off", "(5) t[:, 1].stride(): not (4, 1)", "gap between its rows",
-      "(6) t[..., ::2].stride(): not (12, 4, 1)", "multiplies that dim's stride", "(7)", "1*stride[0]",
+      "(6) t[..., ::2].stride(): not (12, 4, 1)", "multiplies that dim's stride", "(7)", "sum of index * stride",
       "(8)", "fresh row-major layout"]),
     (((12, 4, 1), 4), ["the answer should be a tuple of 8 answers", "yours is a tuple of 2 items"]),
 ])
@@ -98,3 +98,8 @@ def test_the_hostile_pass_answers_get_a_verdict(mode):
     assert_rejected(check.check_contiguity(lambda t: Hostile()), ["the result is <a Hostile whose repr raised"])
     assert_rejected(check.check_layouts(solution.layouts[:7] + (Hostile(),)),
                     ["1 of 8 predictions is off", "(8) t.permute(2, 0, 1).contiguous().stride(): not <a Hostile"])
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

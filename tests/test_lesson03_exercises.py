@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson03 as check
 from coursekit.solutions import lesson03 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected, hints_that_give_the_answer
 
 
 def _last_dim_only(sum_kind):
@@ -59,13 +59,13 @@ def test_wrong_view_predictions(mode, answer, phrases):
     # lining the shapes up on the left
     (((3, 4), (2, 3), (2, 3), (5, 3, 4), (2, 2, 3), (3, 4), (2, 3)),
      ["2 of 7 predictions are off", "(3) (2, 3) + (2,): not (2, 3)", "on the *right*",
-      "(6) (3, 4) + (3,): not (3, 4)", "never lines shapes up on the left", 'answer "error"']),
+      "(6) (3, 4) + (3,): not (3, 4)", "never lines shapes up on the left", "If one does not, a + b cannot run"]),
     # "size 1 only stretches when the dims agree in number"
     (((3, 4), (2, 3), "error", (5, 3, 4), (2, 2, 3), "error", "error"),
      ["1 of 7 predictions is off", "(7) (1,) + (2, 3): not 'error'", "They do broadcast"]),
     # stretching the wrong side
     (((3, 1), (2, 3), "error", (5, 1, 4), (2, 1, 3), "error", (2, 3)),
-     ["(1) (3, 1) + (4,): not (3, 1)", "(4) (5, 1, 4) + (3, 1): not (5, 1, 4)", "1 meets 3 -> 3"]),
+     ["(1) (3, 1) + (4,): not (3, 1)", "(4) (5, 1, 4) + (3, 1): not (5, 1, 4)", "then 1 with 3"]),
 ])
 def test_wrong_shape_predictions(mode, answer, phrases):
     verdict = check.check_shapes(answer)
@@ -76,7 +76,7 @@ def test_wrong_shape_predictions(mode, answer, phrases):
     (lambda col, k: col.repeat(1, k), ["has strides (4, 1), expected (1, 0)", "they were written out"]),
     (lambda col, k: col * torch.ones(1, k, dtype=col.dtype), ["has strides (4, 1)", "col * ones"]),
     (lambda col, k: col.expand(k, -1), ["raised RuntimeError: The expanded size of the tensor (4) must match",
-                                        "expand(-1, k)"]),
+                                        "only the size-1 dim can grow"]),
     (lambda col, k: col.view(-1, k), ["shape '[-1, 4]' is invalid for input of size 3", "needs expand"]),
     (lambda col, k: col.t().expand(k, -1), ["has shape (4, 3), expected (3, 4)", "one row per element of col"]),
 ])
@@ -109,3 +109,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
 def test_answers_that_change_their_inputs_are_refused(mode, capsys):
     """The reference solution, plus an in-place change of an input: right values, still refused."""
     assert_input_changes_refused(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson04 as check
 from coursekit.solutions import lesson04 as solution
-from coursekit.testing import Hostile, assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
+from coursekit.testing import Hostile, assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected, hints_that_give_the_answer
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -36,7 +36,7 @@ def test_stubs_get_a_fixed_message(mode):
      ["2 of 8 predictions are off", "(2) x.sum(dim=1, keepdim=True): not (2, 4)", "keepdim=True keeps",
       "(8)", "stack is the one that adds a new dimension"]),
     (((2, 4), (2, 1, 4), (2, 3), (2, 4), (3, 4), (2, 3, 5), (2, 3, 4, 5), (2, 3, 8)),
-     ["3 of 8", "(3) x.mean(dim=(0, 2)): not (2, 3)", "cumsum is a scan", "i and j are not there"]),
+     ["3 of 8", "(3) x.mean(dim=(0, 2)): not (2, 3)", "cumsum is a scan", "a letter missing there is summed over"]),
     (((2, 4), (2, 1, 4), (3,), (2, 3, 4), (2, 3, 4), (2, 3, 5), (2, 5), (2, 3, 8)),
      ["1 of 8 predictions is off", "(5) x.max(dim=0).indices: not (2, 3, 4)"]),
     ((2, 4), ["the answer should be a tuple of 8 shapes"]),
@@ -136,3 +136,8 @@ def test_ctrl_c_stops_the_check(mode):
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         check.check_normalize_rows(interrupted)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

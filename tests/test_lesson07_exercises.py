@@ -6,7 +6,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson07 as check
 from coursekit.solutions import lesson07 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected, hints_that_give_the_answer
 from tensorlab.autograd import trace_backward
 
 
@@ -52,13 +52,13 @@ def test_stubs_get_a_fixed_message(mode):
     # "a constant still gets an edge", "one edge per distinct input"
     ((("AccumulateGrad", "AccumulateGrad"), ("MulBackward0", "AccumulateGrad"), ("AccumulateGrad",),
       ("MulBackward0",), (None, "AccumulateGrad"), None),
-     ["2 of 6 predictions are off", "(1) w * x: not ('AccumulateGrad', 'AccumulateGrad')", "(None, 0)",
-      "(3) w * w", "the same object twice"]),
+     ["2 of 6 predictions are off", "(1) w * x: not ('AccumulateGrad', 'AccumulateGrad')", "has nothing to send a gradient to",
+      "(3) w * w", "even when both inputs are the same tensor"]),
     # "edges reach all the way to the leaves", "detach keeps the edge"
     ((("AccumulateGrad", None), ("MulBackward0", "AccumulateGrad"), ("AccumulateGrad", "AccumulateGrad"),
       ("AccumulateGrad", None), ("MulBackward0", "AccumulateGrad"), ("AccumulateGrad", None)),
-     ["3 of 6 predictions are off", "lead only one step back", "x * 2 involves nothing that requires grad",
-      "the answer for this line is None itself"]),
+     ["3 of 6 predictions are off", "lead only one step back", "Does x * 2 require grad?",
+      "does w.detach() * 2 still have a grad_fn"]),
     ((None,) * 5, ["the answer should be a tuple of 6 answers"]),
 ])
 def test_wrong_next_functions(mode, answer, phrases):
@@ -67,10 +67,10 @@ def test_wrong_next_functions(mode, answer, phrases):
 
 
 @pytest.mark.parametrize("answer, phrases", [
-    ((1, 1, 2, 2, 1, 1), ["3 of 6 predictions are off", "count the edges coming in",
-                          "h * h uses it twice (two edges), and + h once more", "runs once, on their sum"]),
-    ((1, 1, 1, 3, 3, 2), ["1 of 6 predictions is off", "(5) x's AccumulateGrad: not 3", "used only once"]),
-    ((0, 1, 1, 3, 1, 2), ["(1) loss.grad_fn (SumBackward0): not 0", "start node has one edge"]),
+    ((1, 1, 2, 2, 1, 1), ["3 of 6 predictions are off", "not the edges going out of it",
+                          "is that the only place y's formula uses h?", "runs once, on their sum"]),
+    ((1, 1, 1, 3, 3, 2), ["1 of 6 predictions is off", "(5) x's AccumulateGrad: not 3", "Count the uses of x itself"]),
+    ((0, 1, 1, 3, 1, 2), ["(1) loss.grad_fn (SumBackward0): not 0", "the engine starts from a node of its own"]),
 ])
 def test_wrong_dependency_counts(mode, answer, phrases):
     verdict = check.check_dependencies(answer)
@@ -126,3 +126,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
 def test_answers_that_change_their_inputs_are_refused(mode, capsys):
     """The reference solution, plus an in-place change of an input: right values, still refused."""
     assert_input_changes_refused(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

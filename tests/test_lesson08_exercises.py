@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson08 as check
 from coursekit.solutions import lesson08 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected, hints_that_give_the_answer
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -48,7 +48,7 @@ def test_stubs_get_a_fixed_message(mode):
     ((2, 1, 0, 1, 1, 0), ["(2) a = torch.zeros(3); b = a + 1 -> b._version: not 1", "out of place",
                           "(3)", "an in-place write"]),
     # "detach makes an independent tensor"
-    ((2, 0, 2, 1, 0, 0), ["1 of 6 predictions is off", "same version counter"]),
+    ((2, 0, 2, 1, 0, 0), ["1 of 6 predictions is off", "with which version counter?"]),
     ((2, 0, 2), ["the answer should be a tuple of 6 ints", "yours is a tuple of 3 items"]),
 ])
 def test_wrong_version_predictions(mode, answer, phrases):
@@ -145,3 +145,8 @@ def test_the_hostile_pass_answers_get_a_verdict(mode):
                     ["`sgd_step` on w (2, 2) and b (2,): sgd_step(params, lr) called sys.exit()", "`return`"])
     assert_rejected(check.check_versions((Hostile(),) * 6), ["6 of 6 predictions are off", "repr raised"])
     assert_rejected(check.check_raises(Hostile()), ["the answer should be a tuple of 6 bools", "a Hostile"])
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

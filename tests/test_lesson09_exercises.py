@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson09 as check
 from coursekit.solutions import lesson09 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected, hints_that_give_the_answer
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -158,7 +158,7 @@ class TwoGradients(torch.autograd.Function):
 @pytest.mark.parametrize("answer, phrases", [
     (_sigmoid(lambda g, y: y * (1 - y)), ["x.grad differs at", "Multiply by grad", "the chain rule"]),
     (_sigmoid(lambda g, x: g * x * (1 - x), save="x"), ["x.grad differs", "with x where y belongs"]),
-    (_sigmoid(lambda g, y: g * y), ["x.grad differs", "not y (that is the rule for exp)"]),
+    (_sigmoid(lambda g, y: g * y), ["x.grad differs", "y alone is the rule for exp"]),
     (_sigmoid(lambda g, y: -g * y * (1 - y)), ["Mind the sign"]),
     (WrongForward, ["the result of forward differs", "the same formula"]),
     (ForgotToSave, ["backward raised ValueError", "unpack as many as you saved"]),
@@ -207,7 +207,7 @@ def test_wrong_hypots(mode, answer, phrases):
     (("lineBackward0", (True, False, False), 2, False), ["(1)", "No number for a custom Function"]),
     (("LineBackward", (True, False, False), 2, False), ["Letter case counts"]),
     (("lineBackward", (True, True, False), 3, False), ["2 of 4 predictions are off", "One bool per argument",
-                                                        "One edge per *tensor* argument"]),
+                                                        "one edge per *tensor* argument"]),
     (("lineBackward", (True, False, False), 1, True), ["(3)", "(4)", "apply records nothing"]),
     (("lineBackward", (True, False, False)), ["a tuple of 4 predictions"]),
 ])
@@ -220,3 +220,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
     """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
     the lesson answers with a verdict that says so, and never crashes."""
     assert_hostile_answers_get_a_verdict(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

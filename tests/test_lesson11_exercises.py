@@ -4,7 +4,7 @@ import pytest
 
 from coursekit import lesson11 as check
 from coursekit.solutions import lesson11 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected, hints_that_give_the_answer
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -44,9 +44,9 @@ def test_stubs_get_a_fixed_message(mode):
 @pytest.mark.parametrize("answer, phrases", [
     # buffers counted as parameters, in_channels forgotten, bias=False ignored
     ((55, 55, 80, 32, 23, 0), ["3 of 6 predictions are off", "(2) nn.Linear(10, 5, bias=False): not 55",
-                               "registers no bias", "[8, 3, 3, 3]", "are *buffers*"]),
+                               "registers no bias", "[out_channels, in_channels, 3, 3]", "are *buffers*"]),
     # "a Sequential only counts its own parameters", "pooling has a weight"
-    ((55, 50, 224, 16, 0, 4), ["2 of 6", "recurses into every registered submodule", "nothing to learn"]),
+    ((55, 50, 224, 16, 0, 4), ["2 of 6", "recurses into every registered submodule", "anything in that to learn"]),
     ((55, 50, 224, 0, 23, 0), ["(4) nn.BatchNorm2d(8): not 0", "a scale (weight) and a shift (bias)"]),
     ((55, 50, 224), ["the answer should be a tuple of 6 numbers", "yours is a tuple of 3 items"]),
 ])
@@ -120,3 +120,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
     """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
     the lesson answers with a verdict that says so, and never crashes."""
     assert_hostile_answers_get_a_verdict(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

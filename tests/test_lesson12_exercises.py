@@ -6,7 +6,7 @@ import tensorlab as torch
 from coursekit import lesson12 as check
 from coursekit.libs import libraries
 from coursekit.solutions import lesson12 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected, hints_that_give_the_answer
 from tensorlab import nn
 
 
@@ -143,7 +143,7 @@ class OnlyFirst(nn.Module):
 
 
 @pytest.mark.parametrize("answer, phrases", [
-    (PlainList, ["parameters() is empty: `layers` is a Python list", "nn.ModuleList"]),
+    (PlainList, ["parameters() is empty: `layers` is a Python list", "a container for a list of layers"]),
     (ReluAfterLast, ["Stack([4, 8, 3])(x) differs", "No ReLU after the last layer"]),
     (NoRelu, ["differs", "Apply torch.relu between the layers"]),
     (ReluInTheList, ["layers.2.weight", "Only the Linear layers go in self.layers"]),
@@ -170,10 +170,10 @@ def _in_place_returned(state):
 @pytest.mark.parametrize("answer, phrases", [
     (lambda s: {k.replace("hidden", "0").replace("out", "1"): v for k, v in s.items()},
      ['Missing key(s) in state_dict: "2.weight", "2.bias".', 'Unexpected key(s) in state_dict: "1.weight"',
-      "The ReLU is model[1]"]),
+      "The ReLU has a position in the Sequential too"]),
     (lambda s: {k.replace("hidden", "0"): v for k, v in s.items()}, ["Every key must be renamed"]),
     (lambda s: {k.replace("hidden", "2").replace("out", "0"): v for k, v in s.items()},
-     ["size mismatch for 0.weight", "hidden (4 -> 8) is model[0]"]),
+     ["size mismatch for 0.weight", "match the layers by their shapes"]),
     (lambda s: {k.replace("hidden", "0").replace("out", "2"): v for k, v in s.items() if "weight" in k},
      ['Missing key(s) in state_dict: "0.bias", "2.bias"', "weights and biases"]),
     (_in_place, ["changed its input in place: `state` has other keys now", "build a new dict"]),
@@ -191,3 +191,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
     """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
     the lesson answers with a verdict that says so, and never crashes."""
     assert_hostile_answers_get_a_verdict(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson13 as check
 from coursekit.solutions import lesson13 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected, hints_that_give_the_answer
 from tensorlab.nn import functional as F
 
 
@@ -49,7 +49,7 @@ def test_wrong_layer_predictions(mode, answer, phrases):
 
 @pytest.mark.parametrize("answer, phrases", [
     (lambda x, w, b: x @ w + b, ["raised RuntimeError: mat1 and mat2 shapes cannot be multiplied",
-                                 "meets its *transpose*"]),
+                                 "must meet its *transpose*"]),
     (lambda x, w, b: x @ w.T, ["differs at 10 of 10 positions", "without the bias"]),
     (lambda x, w, b: x @ w.T - b, ["differs", "added, not subtracted"]),
     (lambda x, w, b: torch.mm(x, w.t()) + b, ["x of shape (4, 7, 3)", "self must be a matrix",
@@ -91,3 +91,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
 def test_answers_that_change_their_inputs_are_refused(mode, capsys):
     """The reference solution, plus an in-place change of an input: right values, still refused."""
     assert_input_changes_refused(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

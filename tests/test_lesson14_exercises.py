@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson14 as check
 from coursekit.solutions import lesson14 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected, hints_that_give_the_answer
 from tensorlab.nn import functional as F
 
 
@@ -60,7 +60,7 @@ def test_stubs_get_a_fixed_message(mode):
     (((2, 16, 32, 32), (2, 16, 31, 31), (2, 16, 16, 16), (2, 16, 16, 16), (2, 16, 30, 30), (3, 16, 3, 3),
       (2, 900, 27), (2, 16, 8, 8)),
      ["7 of 8", "(1) nn.Conv2d(3, 16, kernel_size=3)(x).shape: not (2, 16, 32, 32)", "size with padding=1",
-      "adds 2, not 1", "14.5 rounds *down*", "spans 5x5 pixels", "Output channels come first",
+      "adds 2, not 1", "rounds *down*", "spans more pixels than 3", "Output channels come first",
       "one *column* per window", "the last, odd row is dropped"]),
     # dilation taken for stride, stride forgotten, overlapping pooling, channels in the wrong place
     (((2, 16, 30, 30), (2, 16, 32, 32), (2, 16, 32, 32), (2, 16, 14, 14), (2, 16, 16, 16), (16, 3, 3, 3),
@@ -142,3 +142,8 @@ def test_the_hostile_pass_answers_get_a_verdict(mode):
                     ["`conv2d` on", "it called sys.exit()"])
     assert_rejected(check.check_max_pool_backward(lambda x, grad_output: Hostile()), ["the result is a Hostile"])
     assert_rejected(check.check_conv_shapes((Hostile(),) * 8), ["8 of 8 predictions are off"])
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson15 as check
 from coursekit.solutions import lesson15 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected, hints_that_give_the_answer
 from tensorlab import nn
 
 
@@ -66,8 +66,8 @@ def test_stubs_get_a_fixed_message(mode):
     # per pixel, LayerNorm's scale 1-d, the dims swapped, no scaling in training, dropout in eval, fan_out
     (((8, 3, 5, 5), (5,), False, True, False, 1.0, 1.25, 0.1),
      ["8 of 8", "(1) nn.BatchNorm2d(3).running_mean.shape: not (8, 3, 5, 5)", "one running mean per channel",
-      "one scale for each of the 25 elements", "dims (0, 2, 3)", "each 5 x 5 plane has mean ~0",
-      "so that the expected value stays 1", "does nothing at all", "not 200"]),
+      "one scale for every element of them", "dims (0, 2, 3)", "each 5 x 5 plane has mean ~0",
+      "so that the expected value stays 1", "does nothing at all", "not the first"]),
     # multiplied by 1 - p, no relu gain
     (((3,), (5, 5), True, False, True, 0.8, 1.0, 0.04), ["2 of 8", "*divided* by (1 - p)", "the gain is sqrt(2)"]),
     (((3,), (5, 5), 1, 0, 1, 1.25, 1.0, 0.05), ["3 of 8", "(3) nn.BatchNorm2d(3)(x).mean"]),
@@ -124,3 +124,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
 def test_answers_that_change_their_inputs_are_refused(mode, capsys):
     """The reference solution, plus an in-place change of an input: right values, still refused."""
     assert_input_changes_refused(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

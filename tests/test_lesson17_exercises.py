@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson17 as check
 from coursekit.solutions import lesson17 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected, hints_that_give_the_answer
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -43,9 +43,9 @@ def test_stubs_get_a_fixed_message(mode):
 
 @pytest.mark.parametrize("answer, phrases", [
     ((1, "momentum_buffer", ["exp_avg", "exp_avg_sq", "step"], 3, 0.001),
-     ["4 of 5", "nothing to remember", "sorted list of strings", "float32 tensor", "twice, not three times"]),
+     ["4 of 5", "nothing to remember", "sorted list of strings", "float32 tensor", "how many such boundaries do 4 steps pass?"]),
     ((0, ["momentum_buffer"], ["exp_avg", "step"], 3.0, 0.1), ["2 of 5", "two running averages",
-                                                               "two boundaries"]),
+                                                               "the lr has changed"]),
     ((0, ["momentum_buffer"]), ["the answer should be a tuple of 5 predictions"]),
 ])
 def test_wrong_state_predictions(mode, answer, phrases):
@@ -75,3 +75,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
 def test_answers_that_change_their_inputs_are_refused(mode, capsys):
     """The reference solution, plus an in-place change of an input: right values, still refused."""
     assert_input_changes_refused(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

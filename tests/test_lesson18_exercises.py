@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson18 as check
 from coursekit.solutions import lesson18 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected, hints_that_give_the_answer
 from tensorlab.utils.data import Dataset
 
 
@@ -59,7 +59,7 @@ def test_stubs_get_a_fixed_message(mode):
 
 @pytest.mark.parametrize("answer, phrases", [
     ((2, 3, (4, 3), 22, 23, (64, 8, 8), torch.int32),
-     ["7 of 7", "ceil, not floor", "floor, not ceil", "the last batch is short", "channel dimension", "int64"]),
+     ["7 of 7", "ceil, not floor", "floor, not ceil", "it is short", "channel dimension", "the dtype torch.tensor gives Python ints"]),
     ((3, 2, (2, 3), 23, 22, (64, 1, 8, 8)), ["the answer should be a tuple of 7 predictions"]),
 ])
 def test_wrong_batch_predictions(mode, answer, phrases):
@@ -68,13 +68,13 @@ def test_wrong_batch_predictions(mode, answer, phrases):
 
 
 @pytest.mark.parametrize("answer, phrases", [
-    (_windows(lambda self: len(self.series), _right_item), ["len() is 10, expected 7", "len(series) - k windows"]),
+    (_windows(lambda self: len(self.series), _right_item), ["len() is 10, expected 7", "count the start positions"]),
     (_windows(lambda self: len(self.series) - self.k + 1, _right_item), ["len() is 8, expected 7", "One too many"]),
     (_windows(lambda self: len(self.series) - self.k - 1, _right_item), ["len() is 6, expected 7", "One too few"]),
     (_windows(_right_len, lambda self, i: (self.series[i:i + self.k], self.series[i + self.k - 1])),
      ["(the target)", "the window's own last value"]),
     (_windows(_right_len, lambda self, i: (self.series[i:i + self.k + 1], self.series[i + self.k])),
-     ["(the window)", "has shape (4,)", "series[i:i + k]"]),
+     ["(the window)", "has shape (4,)", "the k values starting at position i"]),
     (_windows(_right_len, lambda self, i: self.series[i:i + self.k]), ["not a pair", "(window, target)"]),
 ])
 def test_wrong_windows(mode, answer, phrases):
@@ -86,3 +86,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
     """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
     the lesson answers with a verdict that says so, and never crashes."""
     assert_hostile_answers_get_a_verdict(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

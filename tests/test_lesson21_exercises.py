@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson21 as check
 from coursekit.solutions import lesson21 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected, hints_that_give_the_answer
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -80,3 +80,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
 def test_answers_that_change_their_inputs_are_refused(mode, capsys):
     """The reference solution, plus an in-place change of an input: right values, still refused."""
     assert_input_changes_refused(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []

@@ -8,7 +8,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson22 as check
 from coursekit.solutions import lesson22 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected
+from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected, hints_that_give_the_answer
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
@@ -24,9 +24,25 @@ def test_other_correct_answers_are_accepted(mode):
 
 
 def test_the_gpu_checkpoint_records_cuda_and_loads_on_the_cpu():
+    import zipfile
     data = check.gpu_checkpoint({"w": torch.ones(2)})
-    assert b'"device":"cuda:0"' in data
+    pickled = zipfile.ZipFile(io.BytesIO(data)).read("archive/data.pkl")
+    assert b"cuda:0" in pickled and b"cpu" not in pickled
     assert torch.load(io.BytesIO(data), map_location="cpu")["w"].device.type == "cpu"
+
+
+def test_pytorch_reads_the_gpu_checkpoint_as_one_saved_on_a_gpu(torch_oracle):
+    data = check.gpu_checkpoint({"w": torch.ones(2)})
+    loaded = torch_oracle.load(io.BytesIO(data), map_location="cpu")
+    assert loaded["w"].tolist() == [1.0, 1.0]
+    if not torch_oracle.cuda.is_available():
+        with pytest.raises(RuntimeError, match="Attempting to deserialize object on a CUDA device"):
+            torch_oracle.load(io.BytesIO(data))
+
+
+@pytest.fixture
+def torch_oracle():
+    return pytest.importorskip("torch", reason="PyTorch is not installed: oracle test skipped")
 
 
 def test_stubs_get_a_fixed_message(mode):
@@ -36,7 +52,7 @@ def test_stubs_get_a_fixed_message(mode):
 
 
 @pytest.mark.parametrize("answer, phrases", [
-    ((True, "0", False, "cuda"), ["4 of 4", "not equal -- compare .type", "an int", "returns the tensor itself",
+    ((True, "0", False, "cuda"), ["4 of 4", "Compare their .index", "an int", "returns the tensor itself",
                                   "'type:index'"]),
     ((True, 0, True, "cuda:1"), ["1 of 4", "torch.device('cuda') means 'the current GPU'"]),
 ])
@@ -71,3 +87,8 @@ def test_hostile_answers_get_a_verdict(mode, capsys):
     """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
     the lesson answers with a verdict that says so, and never crashes."""
     assert_hostile_answers_get_a_verdict(check)
+
+
+def test_no_hint_gives_the_answer_away():
+    """A hint names the mistake and how to find the answer; it never writes the answer out."""
+    assert hints_that_give_the_answer(check) == []
