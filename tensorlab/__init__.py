@@ -49,6 +49,8 @@ def __getattr__(name):
             raise AttributeError(f"module 'tensorlab' has no attribute '{name}'") from None
     if name in ("save", "load"):
         return getattr(importlib.import_module(".serialization", __name__), name)
+    if name in ("cosine_similarity", "pairwise_distance"):  # (defined with nn.functional, which imports ops)
+        return getattr(importlib.import_module(".nn.functional", __name__), name)
     if name in ("get_float32_matmul_precision", "set_float32_matmul_precision"):
         return getattr(importlib.import_module(".backends", __name__), name)
     raise AttributeError(f"module 'tensorlab' has no attribute '{name}'")

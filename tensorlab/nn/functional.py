@@ -12,6 +12,8 @@ from ..ops import nn as _nn
 from ..ops import nn_activation as _act
 from ..ops import nn_norm as _norm
 from ..ops.inplace import apply_inplace
+from ._functional_attention import *  # noqa: F401,F403
+from ._functional_attention import __all__ as _attention_all
 from ._functional_conv import *  # noqa: F401,F403
 from ._functional_conv import __all__ as _conv_all
 from ._functional_loss import *  # noqa: F401,F403
@@ -308,4 +310,5 @@ __all__ = (["relu", "relu_", "relu6", "threshold", "leaky_relu", "elu", "selu", 
             "softplus", "sigmoid", "tanh", "logsigmoid", "hardtanh", "hardsigmoid", "hardswish", "softsign",
             "tanhshrink", "softmax", "softmin", "log_softmax", "linear", "bilinear", "dropout", "dropout1d",
             "dropout2d", "dropout3d", "embedding", "one_hot", "normalize", "batch_norm", "layer_norm",
-            "group_norm", "instance_norm"] + list(_conv_all) + list(_loss_all) + list(_resize_all))
+            "group_norm", "instance_norm"] + list(_conv_all) + list(_loss_all) + list(_resize_all)
+           + list(_attention_all))

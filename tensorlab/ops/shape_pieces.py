@@ -9,7 +9,7 @@ import operator
 
 from .. import _layout, _view_geometry
 from ..autograd.function import Function
-from ._util import method
+from ._util import method, wrap
 
 
 # -- narrow ---------------------------------------------------------------------------------------
@@ -135,6 +135,66 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     return Diagonal.apply(input, operator.index(offset), dim1, dim2)
 
 
+class DiagEmbed(Function):
+    """The last dim of the input laid along the diagonal of two new dims, zeros elsewhere."""
+
+    node_name = "DiagEmbedBackward0"
+
+    @staticmethod
+    def forward(ctx, x, offset, dim1, dim2):
+        from .creation import zeros
+        n_out = x.dim() + 1
+        d1, d2 = _layout.normalize_dim(dim1, n_out), _layout.normalize_dim(dim2, n_out)
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        size = x._shape[-1] + abs(offset) if x.dim() else 1 + abs(offset)
+        shape = list(x._shape[:-1])
+        for d in sorted((d1, d2)):
+            shape.insert(d, size)
+        out = zeros(tuple(shape), dtype=x.dtype, device=x.device)
+        delta, dshape, strides = _view_geometry.diagonal_geometry(out._shape, out._stride, offset, d1, d2)
+        out._make_view(delta, dshape, strides)._array[...] = x._array
+        ctx.args = (offset, d1, d2)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.diagonal(*ctx.args), None, None, None
+
+
+@method()
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """A tensor whose diagonals (of dims ``dim1``/``dim2``) are the last dim of ``input``."""
+    return DiagEmbed.apply(input, operator.index(offset), dim1, dim2)
+
+
+class DiagonalCopy(Function):
+    """``diag`` of a matrix: its diagonal as a new (copied) vector."""
+
+    node_name = "DiagonalBackward0_copy"
+
+    @staticmethod
+    def forward(ctx, x, offset):
+        delta, shape, strides = _view_geometry.diagonal_geometry(x._shape, x._stride, offset, 0, 1)
+        ctx.args = (x._shape, offset, 0, 1)
+        return wrap(x._make_view(x._offset + delta, shape, strides)._array.copy(), x.device)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return DiagonalBackward.apply(grad, *ctx.args), None
+
+
+@method()
+def diag(input, diagonal=0):
+    """A vector's diagonal matrix (``diag([1, 2])`` is ``[[1, 0], [0, 2]]``), or a matrix's diagonal as a
+    vector; ``diagonal > 0`` is above the main diagonal."""
+    if input.dim() == 1:
+        return DiagEmbed.apply(input, operator.index(diagonal), 0, 1)
+    if input.dim() == 2:
+        return DiagonalCopy.apply(input, operator.index(diagonal))
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.dim()}D")
+
+
 # -- split, chunk, unbind: one view per piece -------------------------------------------------------
 
 
@@ -248,4 +308,4 @@ def unbind(input, dim=0):
     return Unbind.apply(input, _layout.normalize_dim(dim, input.dim()))
 
 
-__all__ = ["narrow", "diagonal", "split", "chunk", "tensor_split", "unbind"]
+__all__ = ["narrow", "diagonal", "diag", "diag_embed", "split", "chunk", "tensor_split", "unbind"]

@@ -233,4 +233,41 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
                           return_counts, input.device)
 
 
-__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "bincount", "unique", "unique_consecutive"]
+# -- searching a sorted sequence -----------------------------------------------------------------------
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    """Where each value of ``input`` would go in ``sorted_sequence`` to keep it sorted: the index of the first
+    element >= the value (``right=True`` or ``side='right'``: the first element > it). A sequence of more
+    than one dim is searched row by row, each row for the values of the matching row of ``input``."""
+    from .creation import tensor
+    if side is not None and side not in ("left", "right"):
+        raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+    side = side or ("right" if right else "left")
+    values = input if hasattr(input, "_array") else tensor(input)
+    boundaries, xp = sorted_sequence._array, xp_of(sorted_sequence)
+    if sorter is not None:
+        boundaries = xp.take_along_axis(boundaries, sorter._array, axis=-1)
+    if boundaries.ndim > 1 and boundaries.shape[:-1] != values._array.shape[:-1]:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                           "dimensions of boundaries tensor and input value tensor must match, but we got "
+                           f"boundaries tensor {list(boundaries.shape)} and input value tensor "
+                           f"{list(values._array.shape)}")
+    if boundaries.ndim <= 1:
+        found = xp.searchsorted(boundaries, values._array, side=side)
+    else:
+        rows, vals = boundaries.reshape(-1, boundaries.shape[-1]), values._array.reshape(-1, values._array.shape[-1])
+        found = xp.stack([xp.searchsorted(r, v, side=side) for r, v in zip(rows, vals)]).reshape(values._array.shape)
+    return wrap(xp.asarray(found).astype("int32" if out_int32 else "int64"), sorted_sequence.device)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    """The bucket of each value: i such that ``boundaries[i-1] < x <= boundaries[i]`` (``right=True``:
+    ``boundaries[i-1] <= x < boundaries[i]``). ``boundaries`` must be 1-d and sorted."""
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "bincount", "unique", "unique_consecutive",
+           "searchsorted", "bucketize"]
