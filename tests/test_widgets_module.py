@@ -181,7 +181,7 @@ def test_view_subtree_checkbox_and_buttons(lenet):
     view = ex.widget
     view.nodes["classifier"]["box"].click()                          # all trainable: freeze them all
     assert not any(p.requires_grad for p in lenet.classifier.parameters())
-    assert view.nodes["classifier"]["box"].description == "" and view.nodes[""]["box"].description == "–"
+    assert view.nodes["classifier"]["box"].description == "\u00a0" and view.nodes[""]["box"].description == "–"
     assert all(not view.param_boxes[name].value for name, _ in lenet.classifier.named_parameters("classifier"))
     assert "frozen" in view.nodes["classifier"]["header"].value
     view.name_box.value = "classifier.1"

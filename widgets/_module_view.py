@@ -17,6 +17,11 @@ from .module_explorer import (buffer_html, deeper_text, header_html, hook_html, 
 from ._svg import PALETTE, error_html, escape
 
 
+# The blank state of a module's box: a Button keeps its old text when told to show "" (ipywidgets 8
+# only rewrites a button's text when the new one is not empty), so "nothing" is a no-break space.
+BLANK = "\u00a0"
+
+
 class ModuleView(w.VBox):
     """A DOMWidget over a ModuleExplorer; ``update()`` redraws it from the model."""
 
@@ -27,8 +32,7 @@ class ModuleView(w.VBox):
         # model is sent to the browser and stored in the notebook.
         self._plain = w.Layout()
         self._box_layout, self._toggle_layout = w.Layout(width="22px"), w.Layout(width="28px", padding="0")
-        self._tri_layout = w.Layout(width="22px", height="20px", padding="0", margin="2px 4px 0 0",
-                                    border="1px solid #767676")
+        self._tri_layout = w.Layout(width="28px", padding="0", margin="0 4px 0 0", border="1px solid #767676")
         self._box_style, self._html_style, self._button_style = CheckboxStyle(), HTMLStyle(), w.ButtonStyle()
         self.heading = w.HTML()
         self.message = w.HTML()
@@ -59,14 +63,14 @@ class ModuleView(w.VBox):
 
     def _module_box(self, name):
         """A module's tri-state box (see the module docstring)."""
-        box = w.Button(description="", tooltip=f"requires_grad of {name or 'the model'}", layout=self._tri_layout,
-                       style=self._button_style)
+        box = w.Button(description=BLANK, tooltip=f"requires_grad of {name or 'the model'}",
+                       layout=self._tri_layout, style=self._button_style)
         box.add_class("tensorlab-tristate")
         box.on_click(lambda _: self.model._from_control(self._on_module_box, name, box))
         return box
 
     def _on_module_box(self, name, box):
-        self.model.set_requires_grad(name, box.description != "✓")
+        self.model.set_requires_grad(name, box.description != "✓")   # all train: freeze; else: unfreeze
 
     def _build_node(self, node, depth):
         name = node["name"]
@@ -140,7 +144,7 @@ class ModuleView(w.VBox):
     def _fill(self, node):
         view = self.nodes[node["name"]]
         view["header"].value = f"<span style='font-family:monospace;font-size:12px'>{header_html(node)}</span>"
-        view["box"].description = partial_mark(node)
+        view["box"].description = partial_mark(node) or BLANK
         view["box"].disabled = node["total"] == 0
         for p, row in zip(node["parameters"], view["rows"]):
             self.param_boxes[p["name"]].value = p["requires_grad"]

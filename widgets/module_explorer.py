@@ -39,6 +39,7 @@ from ._base import WidgetModel, error_text
 from ._svg import PALETTE, error_html, escape
 
 MAX_DEPTH = 24        # levels of the tree drawn; deeper modules are counted under the last level drawn
+LIST_STYLE = "list-style:none;margin:0;padding-left:18px"   # the tree's nested lists: no bullets
 
 # The hook registries of a Module, in the order a call runs them, with the method that fills each.
 HOOK_KINDS = (
@@ -232,20 +233,23 @@ class ModuleExplorer(WidgetModel):
             parts.append(error_html(self.error))
         elif self.status:
             parts.append(f"<div style='color:{PALETTE['ok']}'>{escape(self.status)}</div>")
-        parts.append(self._node_html(self.tree(), depth=0))
+        parts.append(f"<ul style='{LIST_STYLE};padding-left:0'>{self._node_html(self.tree(), depth=0)}</ul>")
         parts.append(state_dict_html(self.state_dict_keys()))
         return "".join(parts) + "</div>"
 
     def _node_html(self, node, depth):
+        """One module as a ``<details>`` in a list item, its members and children in a nested list.
+        Lists, because JupyterLab strips CSS margins from the HTML of an untrusted notebook but still
+        indents a nested ``<ul>``: the tree keeps its shape before the notebook is trusted."""
         opened = " open" if depth < self.expand_depth else ""
         rows = [member_html(p) for p in node["parameters"]] + [buffer_html(b) for b in node["buffers"]]
         rows += [hook_html(h) for h in node["hooks"]]
-        inner = "".join(f"<div>{row}</div>" for row in rows)
-        inner += "".join(self._node_html(child, depth + 1) for child in node["children"])
         if node["deeper"]:
-            inner += f"<div style='color:{PALETTE['muted']}'>{escape(deeper_text(node))}</div>"
-        return (f"<details{opened} style='margin-left:{16 if depth else 0}px'><summary>{header_html(node)}"
-                f"</summary>{inner}</details>")
+            rows.append(f"<span style='color:{PALETTE['muted']}'>{escape(deeper_text(node))}</span>")
+        inner = "".join(f"<li>{row}</li>" for row in rows)
+        inner += "".join(self._node_html(child, depth + 1) for child in node["children"])
+        return (f"<li><details{opened}><summary>{header_html(node)}</summary>"
+                f"<ul style='{LIST_STYLE}'>{inner}</ul></details></li>")
 
     # -- the view ------------------------------------------------------------------------------------
     def _build_view(self):
