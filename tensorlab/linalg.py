@@ -6,7 +6,8 @@ A *norm* measures size. ``vector_norm`` treats the chosen dims as one long vecto
 the largest row sum, 'fro' (Frobenius) the Euclidean length of all entries. ``norm`` picks one of the
 two from ``ord`` and ``dim``, as PyTorch does.
 
-``inv``, ``det`` and ``solve`` live in tensorlab/ops/linalg_inverse.py (with their gradients);
+``inv``, ``det`` and ``solve`` live in tensorlab/ops/linalg_inverse.py (with their gradients), ``cross``,
+``svd`` and ``svdvals`` in tensorlab/ops/linalg_decomp.py;
 a singular matrix makes ``inv`` and ``solve`` raise ``LinAlgError``, a subclass of RuntimeError.
 Every function works on a batch of matrices: the last two dims are the matrix.
 See course/04_ops_and_reductions.
@@ -15,13 +16,14 @@ import math
 import numbers
 
 from . import _layout
+from .ops.linalg_decomp import linalg_cross as cross, linalg_svd as svd, linalg_svdvals as svdvals
 from .ops.linalg_inverse import LinAlgError, Inv, Det, Solve, is_vector_rhs
 from .ops.reduce import reduced_dims
 from .ops.reduce_stats import VectorNorm
 from .ops._util import tensor_arg
 from .tensor import Tensor
 
-__all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "solve"]
+__all__ = ["LinAlgError", "norm", "vector_norm", "matrix_norm", "inv", "det", "solve", "cross", "svd", "svdvals"]
 
 
 def _ord_str(ord):

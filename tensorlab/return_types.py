@@ -26,6 +26,8 @@ cummax = _make("cummax")
 cummin = _make("cummin")
 aminmax = _make("aminmax", ("min", "max"))
 histogram = _make("histogram", ("hist", "bin_edges"))
+svd = _make("svd", ("U", "S", "V"))
+linalg_svd = _make("linalg_svd", ("U", "S", "Vh"))
 
 # ... and the same pairs returned by the ``out=`` forms (``torch.max(x, 1, out=(v, i))``), named as PyTorch's
 max_out, min_out, sort_out, topk_out = _make("max_out"), _make("min_out"), _make("sort_out"), _make("topk_out")

@@ -118,3 +118,65 @@ def test_scaled_dot_product_attention_matches_pytorch(torch, kwargs):
     np.testing.assert_allclose(results[0], results[1], rtol=1e-6, atol=1e-9)
     for ours, theirs in zip(*grads):
         np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("shapes, dim", [(((3,), (3,)), None), (((2, 3), (2, 3)), 1), (((3, 4), (3, 1)), 0),
+                                         (((4, 3), (1, 3)), -1), (((2, 3, 3), (2, 3, 3)), -2)])
+def test_cross_matches_pytorch_and_passes_gradcheck(torch, shapes, dim):
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal(s) for s in shapes]
+    ours = [tensorlab.tensor(a, requires_grad=True) for a in arrays]
+    theirs = [torch.tensor(a, requires_grad=True) for a in arrays]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a, b = tensorlab.cross(*ours, dim=dim), torch.cross(*theirs, dim=dim)
+    np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-7)
+    assert a.grad_fn.name() == b.grad_fn.name()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert gradcheck(lambda x, y: tensorlab.cross(x, y, dim=dim), ours)
+        assert gradgradcheck(lambda x, y: tensorlab.cross(x, y, dim=dim), ours)
+    np.testing.assert_allclose(tensorlab.linalg.cross(*ours[:1] * 2).detach().numpy(), 0) if shapes[0][-1] == 3 else None
+
+
+def test_cross_errors_and_linalg_cross_match_pytorch(torch):
+    for lib in (tensorlab, torch):
+        with pytest.raises(RuntimeError, match="linalg.cross: inputs dimension -1 must have length 3. Got 2 and 2"):
+            lib.linalg.cross(lib.ones(2, 2), lib.ones(2, 2))
+        with pytest.raises(RuntimeError, match="inputs must have the same number of dimensions"):
+            lib.linalg.cross(lib.ones(2, 3), lib.ones(3))
+        assert lib.linalg.cross(lib.tensor([1.0, 0, 0]), lib.tensor([0.0, 1, 0])).tolist() == [0.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("shape", [(3, 2), (2, 3), (3, 3), (2, 4, 3)])
+def test_svd_matches_pytorch_up_to_signs(torch, shape):
+    rng = np.random.default_rng(4)
+    array = rng.standard_normal(shape)
+    for ours, theirs in ((tensorlab.linalg.svd(tensorlab.tensor(array), full_matrices=False),
+                          torch.linalg.svd(torch.tensor(array), full_matrices=False)),
+                         (tensorlab.svd(tensorlab.tensor(array)), torch.svd(torch.tensor(array)))):
+        assert type(ours).__name__ == type(theirs).__name__ and repr(ours).split("(")[0] == repr(theirs).split("(")[0]
+        np.testing.assert_allclose(ours[1].numpy(), theirs[1].numpy(), rtol=1e-10)
+        for mine, other in ((ours[0], theirs[0]), (ours[2], theirs[2])):  # each singular vector up to its sign
+            np.testing.assert_allclose(np.abs(mine.numpy()), np.abs(other.numpy()), rtol=1e-8, atol=1e-10)
+    full = tensorlab.linalg.svd(tensorlab.tensor(array))
+    assert full.U.shape == torch.linalg.svd(torch.tensor(array)).U.shape
+    np.testing.assert_allclose(tensorlab.linalg.svdvals(tensorlab.tensor(array)).numpy(),
+                               torch.linalg.svdvals(torch.tensor(array)).numpy(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("shape", [(3, 2), (2, 3), (3, 3), (2, 3, 2)])
+def test_svd_gradients_pass_gradcheck(shape):
+    """Functions of the SVD that do not depend on the singular vectors' signs: the values, and the rank-one
+    pieces ``u_i v_i^T``."""
+    rng = np.random.default_rng(5)
+    A = tensorlab.tensor(rng.standard_normal(shape), requires_grad=True)
+    assert gradcheck(lambda a: tensorlab.linalg.svdvals(a), (A,))
+
+    def first_piece(a):
+        U, S, Vh = tensorlab.linalg.svd(a, full_matrices=False)
+        return (U[..., :, :1] @ Vh[..., :1, :]) * S[..., :1, None] + U @ Vh
+
+    assert gradcheck(first_piece, (A,))
+    assert tensorlab.svd(A).U.grad_fn.name() == "LinalgSvdBackward0"
