@@ -180,3 +180,14 @@ def test_svd_gradients_pass_gradcheck(shape):
 
     assert gradcheck(first_piece, (A,))
     assert tensorlab.svd(A).U.grad_fn.name() == "LinalgSvdBackward0"
+
+
+def test_torch_functional_module_is_where_pytorch_has_it(torch):
+    """``import torch.functional as F`` imports (tutorials sometimes write it for torch.nn.functional), and
+    its functions are the top-level ones."""
+    import importlib
+    ours = importlib.import_module("tensorlab.functional")
+    theirs = importlib.import_module("torch.functional")
+    for name in ours.__all__:
+        assert getattr(ours, name) is getattr(tensorlab, name) and hasattr(theirs, name), name
+    assert tensorlab.functional is ours
