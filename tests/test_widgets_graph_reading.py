@@ -212,3 +212,15 @@ def test_goto_an_event_by_what_happened():
     with pytest.raises(ValueError, match="no event has a field 'lef'"):
         g.goto(kind="send", lef=1)
     assert g.position == len(g.events)                        # a failed search moved nothing
+
+
+def test_arrowhead_ids_mean_one_colour_on_a_page_of_several_drawings():
+    """Inline SVGs on one page share their ids: an arrowhead's id must name the same colour everywhere."""
+    a, loss, g = _diamond()
+    g.backward()
+    drawings = [g.to_svg(p) for p in range(len(g.events) + 1)] + [_built().to_svg(2), _freed_twice().to_svg()]
+    colour_of = {}
+    for svg in drawings:
+        for marker, fill in re.findall(r'<marker id="([^"]+)".*?fill="([^"]+)"', svg):
+            assert colour_of.setdefault(marker, fill) == fill
+    assert len(colour_of) >= 3                              # ink, the gradient's orange, the faded grey

@@ -85,10 +85,12 @@ class Canvas:
                            "fill": fill, "class_": class_}, escape(content))
 
     def _arrow(self, arrow, stroke):
-        """The marker at a line's end: an arrowhead in the line's colour (one <marker> per colour)."""
+        """The marker at a line's end: an arrowhead in the line's colour (one <marker> per colour). Its
+        id is made from the colour: a page showing several inline SVGs shares one id space, and an
+        id must mean the same arrowhead in all of them."""
         if not arrow:
             return None
-        marker = self.arrows.setdefault(stroke, f"arrow{len(self.arrows) or ''}")
+        marker = self.arrows.setdefault(stroke, "arrow-" + "".join(ch for ch in stroke if ch.isalnum()))
         return f"url(#{marker})"
 
     def line(self, x1, y1, x2, y2, stroke=PALETTE["stroke"], width=1, dash=None, arrow=False):
