@@ -238,9 +238,11 @@ def check_predictions(answer, questions, *, what=None, note=""):
             if not _same_prediction(ours, theirs):
                 notes.append(f"  (tensorlab differs from PyTorch on {q.label}: {describe(ours)} vs "
                              f"{describe(theirs)} -- PyTorch is the reference; please report it.)")
-    off = [f"  ({i}) {line}" for i, line in
-           ((i, _judge(q, predicted, truth)) for i, (q, predicted, truth) in enumerate(zip(questions, answer, reference), 1))
-           if line]
+    off = []
+    for i, (q, predicted, truth) in enumerate(zip(questions, answer, reference), 1):
+        line = _judge(q, predicted, truth)
+        if line:
+            off.append(f"  ({i}) {line}")
     if off:
         count = f"{len(off)} of {n} predictions {'is' if len(off) == 1 else 'are'} off."
         return report(False, "\n".join([f"Not yet: {count}"] + off + notes))
@@ -346,19 +348,18 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
                 return not_answered(what)
             expected = on(module, reference)(*case.make(module))
             if error is not None:
-                found, why = raised(error)
-                found = [found]
-                why = why or _first(diagnoses, error, expected, args, module)
+                what_off, why = raised(error)
+                found, why = [what_off], why or _first(diagnoses, error, expected, args, module)
             else:
                 changed = guard.input_changes(before, args, names)
                 examined, trouble = guard.run(lambda: _examine(
                     got, expected, args, module, changed=changed, fresh=case.make(module),
                     again=lambda: on(module, reference)(*args), strides=strides, grads=grads,
                     diagnoses=diagnoses, extra=extra))
-                if trouble is not None:
-                    what_off, _ = raised(trouble)
+                if trouble is not None:           # e.g. a result whose == or repr raises
+                    what_off, _ = raised(trouble, subject="comparing it")
                     examined = ([f"its result ({kind(got)}) could not be compared with the expected one: "
-                                 f"{what_off.replace('it raised', 'comparing it raised', 1)}"],
+                                 f"{what_off}"],
                                 "Return a plain result -- a tensor, a number, a tuple or list of them -- as "
                                 "the exercise asks.")
                 found, why = examined

@@ -172,9 +172,9 @@ def _tensor_changes(before, t, name):
         count = int(np.sum(~((now == values) | ((now != now) & (values != values)))))
         found.append(f"has new values (at {count} of {values.size} positions)")
     if (tuple(t.stride()), t.storage_offset()) != (strides, offset):
-        found.append(f"its strides changed from {strides} to {tuple(t.stride())}")
+        found.append(f"has other strides now ({tuple(t.stride())} instead of {strides})")
     if bool(t.requires_grad) != requires_grad:
-        found.append(f"its requires_grad changed to {t.requires_grad}")
+        found.append(f"has requires_grad={t.requires_grad} now")
     now_version = getattr(t, "_version", None)
     if version is not None and now_version != version:
         found.append(f"its version counter went from {version} to {now_version}")

@@ -422,7 +422,8 @@ def test_ctrl_c_is_never_taken_for_a_wrong_answer():
     (lambda x: x.mul_(2), "`x` has new values (at 2 of 2 positions) and its version counter went from 0 to 1"),
     (lambda x: x.add_(0), "`x` was written in place (its values ended up the same, but its version counter"),
     (lambda x: x.unsqueeze_(0), "`x` changed shape from (2,) to (1, 2)"),
-    (lambda x: x.requires_grad_(), "`x` its requires_grad changed to True"),
+    (lambda x: x.requires_grad_(), "`x` has requires_grad=True now"),
+    (lambda x: x.t_() if x.dim() == 2 else x.as_strided_((2,), (0,)), "has other strides now"),
 ])
 def test_check_function_refuses_an_answer_that_changes_its_tensor_input(capsys, change, phrase):
     def answer(x):
@@ -430,8 +431,7 @@ def test_check_function_refuses_an_answer_that_changes_its_tensor_input(capsys, 
         change(x)
         return result
     verdict = check_function(answer, _double, CASES, name="double", what="...")
-    assert not verdict and "it changed its input in place: " + phrase.replace("`x` its", "`x`") in \
-        verdict.message.replace("`x` its", "`x`")
+    assert not verdict and "it changed its input in place: " in verdict.message and phrase in verdict.message
     assert "changed its input in place, so the caller" in verdict.message
 
 
