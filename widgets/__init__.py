@@ -7,7 +7,9 @@
 Each widget is a **model** -- plain Python state and logic you can drive from code and test without a
 browser -- with a **view** (ipywidgets 8 controls) made the first time it is displayed. The pictures
 are SVG text generated in Python (``widgets/_svg.py``): crisp at any zoom, and byte-identical from one
-run to the next, so a lesson's stored output can be compared by nbval.
+run to the next, so a lesson's stored output can be compared by nbval. The live view shows them inline;
+a stored notebook keeps each one as an ``<img>`` of that SVG, which JupyterLab shows even before you
+trust the notebook (``_svg.svg_img``).
 
 ``import widgets`` is cheap: a widget's module (and ipywidgets, matplotlib, networkx) is imported only
 when you first use that widget's name. tensorlab itself never imports this package.
