@@ -224,3 +224,16 @@ def test_arrowhead_ids_mean_one_colour_on_a_page_of_several_drawings():
         for marker, fill in re.findall(r'<marker id="([^"]+)".*?fill="([^"]+)"', svg):
             assert colour_of.setdefault(marker, fill) == fill
     assert len(colour_of) >= 3                              # ink, the gradient's orange, the faded grey
+
+
+def test_the_explorer_keeps_no_tensor_of_the_callers_that_is_not_in_its_graph():
+    import gc
+    import weakref
+
+    def a_cell():
+        big = torch.zeros(1000, 1000)                     # a data set lying around in the notebook
+        x = torch.ones(2, requires_grad=True)
+        return GraphExplorer((x * 2).sum()), weakref.ref(big), x
+    g, big, x = a_cell()
+    gc.collect()
+    assert big() is None and g.tensor_name(x) == "x"

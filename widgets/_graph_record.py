@@ -121,8 +121,11 @@ class GraphRecording:
         of two names for one tensor the first in alphabetical order). A leaf's name labels its box; a
         result's name goes into the tag of the node that made it (``b = a * 2``)."""
         self._named, self._results = {}, {}
+        constants = {id(t) for inputs in self._constants.values() for t in inputs.values()}
         for name, t in list(self.params.items()) + sorted(found.items()):
-            if id(t) in self._named:
+            in_graph = id(t) in self._keys or id(t) in constants or (
+                t.grad_fn is not None and id(t.grad_fn) in self._keys)
+            if id(t) in self._named or not in_graph:   # keep no tensor the picture does not show
                 continue
             self._named[id(t)] = (name, t)           # the tensor is kept, so its id() stays its own
             if t.grad_fn is not None:
