@@ -228,7 +228,7 @@ def _training_monitor(page):
     view = page.locator(".jupyter-widgets.tensorlab-training-monitor").first
     view.scroll_into_view_if_needed()
     assert view.locator("pre").first.inner_text().startswith("100%|")
-    assert view.locator("svg").count() >= 1
+    assert view.locator("svg, img[src^='data:image/svg+xml']").count() >= 1
     return view
 
 
@@ -295,7 +295,7 @@ def _lesson_20(page):
     view = page.locator(".jupyter-widgets.tensorlab-training-monitor").first
     view.scroll_into_view_if_needed()
     assert view.locator("pre").first.inner_text().startswith("100%|")
-    assert view.locator("svg").count() >= 1
+    assert view.locator("svg, img[src^='data:image/svg+xml']").count() >= 1
     page.get_by_role("button", name="Train 50 more steps", exact=True).click()
     view.get_by_text("200/200", exact=False).first.wait_for(timeout=30_000)
     return view
