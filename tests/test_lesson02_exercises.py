@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson02 as check
 from coursekit.solutions import lesson02 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected, hints_that_give_the_answer
+from coursekit.testing import assert_rejected
 
 
 def _neighbours_only(t):
@@ -79,17 +79,6 @@ def test_wrong_contiguity_rules(mode, answer, phrases):
     assert_rejected(verdict, phrases)
 
 
-def test_hostile_answers_get_a_verdict(mode, capsys):
-    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
-    the lesson answers with a verdict that says so, and never crashes."""
-    assert_hostile_answers_get_a_verdict(check)
-
-
-def test_answers_that_change_their_inputs_are_refused(mode, capsys):
-    """The reference solution, plus an in-place change of an input: right values, still refused."""
-    assert_input_changes_refused(check)
-
-
 def test_the_hostile_pass_answers_get_a_verdict(mode):
     """The answers that crashed the checks: sys.exit(), and results/predictions whose ==/repr raise."""
     import sys
@@ -98,8 +87,3 @@ def test_the_hostile_pass_answers_get_a_verdict(mode):
     assert_rejected(check.check_contiguity(lambda t: Hostile()), ["the result is <a Hostile whose repr raised"])
     assert_rejected(check.check_layouts(solution.layouts[:7] + (Hostile(),)),
                     ["1 of 8 predictions is off", "(8) t.permute(2, 0, 1).contiguous().stride(): not <a Hostile"])
-
-
-def test_no_hint_gives_the_answer_away():
-    """A hint names the mistake and how to find the answer; it never writes the answer out."""
-    assert hints_that_give_the_answer(check) == []

@@ -5,7 +5,7 @@ import pytest
 import tensorlab as torch
 from coursekit import lesson16 as check
 from coursekit.solutions import lesson16 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_rejected, hints_that_give_the_answer
+from coursekit.testing import assert_rejected
 from tensorlab import nn
 
 
@@ -183,12 +183,6 @@ def test_wrong_train_steps(mode, answer, phrases):
     assert_rejected(verdict, phrases)
 
 
-def test_hostile_answers_get_a_verdict(mode, capsys):
-    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
-    the lesson answers with a verdict that says so, and never crashes."""
-    assert_hostile_answers_get_a_verdict(check)
-
-
 def test_the_hostile_pass_answers_get_a_verdict(mode, monkeypatch):
     """The answers that crashed or hung the checks: sys.exit(), a loop that never ends, a loss whose
     repr raises."""
@@ -210,8 +204,3 @@ def test_the_hostile_pass_answers_get_a_verdict(mode, monkeypatch):
         solution.train_step(model, optimizer, x, y)
         return Hostile()
     assert_rejected(check.check_train_step(step_with_odd_loss), ["`train_step` with SGD"])
-
-
-def test_no_hint_gives_the_answer_away():
-    """A hint names the mistake and how to find the answer; it never writes the answer out."""
-    assert hints_that_give_the_answer(check) == []

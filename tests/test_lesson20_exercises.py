@@ -4,7 +4,7 @@ import pytest
 
 from coursekit import lesson20 as check
 from coursekit.solutions import lesson20 as solution
-from coursekit.testing import assert_hostile_answers_get_a_verdict, assert_input_changes_refused, assert_rejected
+from coursekit.testing import assert_rejected
 from tensorlab.utils.tensorboard import event_files, read_events
 
 pytest.importorskip("tensorboardX")
@@ -118,17 +118,6 @@ def _summary_of_every_event(log_dir, tag):
 def test_wrong_readers(mode, answer, phrases):
     verdict = check.check_scalars(answer)
     assert_rejected(verdict, phrases)
-
-
-def test_hostile_answers_get_a_verdict(mode, capsys):
-    """sys.exit(), a loop that never ends, results or predictions whose ==/repr raise: every check of
-    the lesson answers with a verdict that says so, and never crashes."""
-    assert_hostile_answers_get_a_verdict(check)
-
-
-def test_answers_that_change_their_inputs_are_refused(mode, capsys):
-    """The reference solution, plus an in-place change of an input: right values, still refused."""
-    assert_input_changes_refused(check)
 
 
 def _swapped_without_correction(values, weight):
