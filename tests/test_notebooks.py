@@ -138,7 +138,7 @@ def test_every_stored_picture_displays_untrusted(path):
 @pytest.mark.parametrize("path", STORED, ids=lambda p: p.name)
 def test_stored_notebooks_stay_small(path):
     size = path.stat().st_size
-    assert size < 400_000, f"{path.name} is {size // 1000} kB: a drawing is stored too often or too big"
+    assert size < 250_000, f"{path.name} is {size // 1000} kB: a drawing is stored too often or too big"
 
 
 _SOURCE_PATH = re.compile(r"(?<![\w/.(\[])((?:tensorlab|widgets|coursekit)/[\w/]*\.py)\b")
