@@ -404,3 +404,13 @@ def test_batchnorm_checkpoints_without_num_batches_tracked_load_like_torch(torch
     del versioned["num_batches_tracked"]
     with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "num_batches_tracked"'):
         ours.load_state_dict(versioned)
+
+
+def test_repr_of_a_deep_model_is_torchs(torch):
+    """300 nested Sequentials print as PyTorch prints them (one Python frame per level, as there)."""
+    def deep(nn, depth):
+        model = nn.Linear(1, 1)
+        for _ in range(depth):
+            model = nn.Sequential(model)
+        return model
+    assert repr(deep(tensorlab.nn, 300)) == repr(deep(torch.nn, 300))

@@ -312,7 +312,9 @@ class Module(HooksMixin, StateDictMixin, ConvertMixin):
     def __repr__(self):
         extra = self.extra_repr()
         extra_lines = extra.split("\n") if extra else []
-        child_lines = [f"({key}): {_add_indent(repr(module), 2)}" for key, module in self._modules.items()]
+        child_lines = []
+        for key, module in self._modules.items():   # a loop, not a comprehension: one frame per level
+            child_lines.append(f"({key}): {_add_indent(repr(module), 2)}")
         lines = extra_lines + child_lines
         main = self._get_name() + "("
         if lines:
