@@ -101,7 +101,7 @@ def _divide_in_place(scores):
 
 @pytest.mark.parametrize("answer", [_normalise_in_place, _divide_in_place])
 def test_normalising_the_input_in_place_is_refused(mode, answer):
-    """The right values, returned -- but the learner's own tensor is gone (the hostile pass's case)."""
+    """The right values, returned -- but the learner's own tensor is gone (an answer that normalises in place)."""
     verdict = check.check_normalize_rows(answer)
     assert_rejected(verdict, ["it changed its input in place: `scores` has new values",
                               "version counter went from 0 to 1", "changed its input in place, so the caller"])

@@ -121,7 +121,7 @@ def test_wrong_readers(mode, answer, phrases):
 
 
 def _swapped_without_correction(values, weight):
-    """The hostile pass's answer, which got only "result[0] is 0.6, expected 1.0"."""
+    """Weights swapped and no bias correction: this answer once got only "result[0] is 0.6, expected 1.0"."""
     out, last = [], 0.0
     for value in values:
         last = (1 - weight) * last + weight * value
