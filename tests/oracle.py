@@ -4,6 +4,17 @@ import numpy as np
 import tensorlab
 
 
+def random_array(rng, dtype, shape):
+    """Random values that fill ``dtype``'s range: booleans, integers from min to max, normal floats."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.integers(0, 2, shape).astype(bool)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return rng.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
+    return rng.standard_normal(shape).astype(dtype)
+
+
 def both(torch, array, requires_grad=False):
     """The same data as a tensorlab tensor and a torch tensor (each with its own copy)."""
     array = np.asarray(array)

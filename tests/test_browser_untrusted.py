@@ -13,24 +13,17 @@ Needs Debian's Chromium and the Playwright package, like tests/test_browser.py; 
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
+from tests import test_browser as lab   # the JupyterLab and Chromium helpers
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "test-results" / "untrusted"
 
 
-def _browser_module():
-    spec = importlib.util.spec_from_file_location("browser_helpers", ROOT / "tests" / "test_browser.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-lab = _browser_module()
 TRUSTED = "course/07_the_backward_graph.ipynb"   # the one notebook the lab below has been told to trust
 STORED = sorted(p.relative_to(ROOT).as_posix() for p in
                 list((ROOT / "course").glob("[0-9][0-9]_*.ipynb")) + list((ROOT / "widgets" / "demos").glob("*.ipynb")))

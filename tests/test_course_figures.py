@@ -64,9 +64,7 @@ def test_the_figures_display_in_a_lesson_opened_untrusted():
     """Opened before it runs, untrusted (as a learner first meets it), a lesson shows its figures:
     the Markdown image's data URI survives JupyterLab's sanitizer and the SVG decodes. Screenshots go
     to test-results/figures/."""
-    spec = importlib.util.spec_from_file_location("browser_helpers", ROOT / "tests" / "test_browser.py")
-    lab = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(lab)
+    from tests import test_browser as lab   # the JupyterLab and Chromium helpers
     if lab._chromium() is None:
         pytest.skip("Chromium is not installed (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")

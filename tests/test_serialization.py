@@ -16,6 +16,7 @@ import pytest
 
 import tensorlab
 from tensorlab import serialization
+from tests.oracle import random_array
 
 
 @pytest.fixture(autouse=True)
@@ -45,22 +46,13 @@ def _assert_same_tensor(a, b):
     np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())
 
 
-def _random_array(rng, dtype, shape):
-    if dtype == np.bool_:
-        return rng.integers(0, 2, shape).astype(bool)
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        return rng.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
-    return rng.standard_normal(shape).astype(dtype)
-
-
 # -- round trips -----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("dt", tensorlab._dtype.ALL, ids=lambda d: d.name)
 @pytest.mark.parametrize("shape", [(), (0,), (5,), (2, 3, 4), (3, 0, 2)])
 def test_every_dtype_and_shape_round_trips_exactly(dt, shape, rng):
-    t = tensorlab.from_numpy(_random_array(rng, dt.np, shape))
+    t = tensorlab.from_numpy(random_array(rng, dt.np, shape))
     for weights_only in (True, False):
         out = _round_trip(t, weights_only=weights_only)
         _assert_same_tensor(t, out)

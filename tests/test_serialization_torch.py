@@ -12,6 +12,7 @@ import pytest
 import tensorlab
 from tensorlab import serialization
 from tensorlab.serialization import CheckpointError
+from tests.oracle import random_array
 
 DTYPES = [d.name for d in tensorlab._dtype.ALL]
 SHAPES = [(), (0,), (5,), (2, 3, 4), (3, 0, 2)]
@@ -25,16 +26,6 @@ def _saved(lib, obj, **kwargs):
 
 def _loaded(lib, raw, **kwargs):
     return lib.load(io.BytesIO(raw), **kwargs)
-
-
-def _array(rng, name, shape):
-    dtype = np.dtype(name)
-    if dtype == np.bool_:
-        return rng.integers(0, 2, shape).astype(bool)
-    if np.issubdtype(dtype, np.integer):
-        info = np.iinfo(dtype)
-        return rng.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
-    return rng.standard_normal(shape).astype(dtype)
 
 
 def _same(ours, theirs):
@@ -81,7 +72,7 @@ def _check_same_tree(ours, theirs, torch):
 @pytest.mark.parametrize("name", DTYPES)
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_every_dtype_torch_to_tensorlab(name, shape, torch, rng):
-    values = _array(rng, name, shape)
+    values = random_array(rng, name, shape)
     raw = _saved(torch, {"x": torch.from_numpy(values.copy())})
     for weights_only in (True, False):
         out = _loaded(tensorlab, raw, weights_only=weights_only)["x"]
@@ -92,7 +83,7 @@ def test_every_dtype_torch_to_tensorlab(name, shape, torch, rng):
 @pytest.mark.parametrize("name", DTYPES)
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_every_dtype_tensorlab_to_torch(name, shape, torch, rng):
-    values = _array(rng, name, shape)
+    values = random_array(rng, name, shape)
     raw = _saved(tensorlab, {"x": tensorlab.from_numpy(values.copy())})
     for weights_only in (True, False):
         out = _loaded(torch, raw, weights_only=weights_only)["x"]
