@@ -33,6 +33,7 @@ from .graph import SECOND_BACKWARD, Node, SavedTensor, _sequence, gradient_edge
 
 _GradState = grad_mode._State   # read once per op: kept as a module global for speed
 _forward_observers = []         # callbacks of trace_forward: the graph being built
+_op_layers = []                 # OpLayers that see every op (outermost first); empty, an op pays one ``if``
 
 
 @contextlib.contextmanager
@@ -199,6 +200,8 @@ class Function:
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` with recording off; if an input requires grad, record the node."""
+        if _op_layers:
+            return _apply_through_layers(cls, args, kwargs, tuple(_op_layers))
         _Tensor = _t.Tensor
         node = object.__new__(cls._backward_cls)  # the ctx; it gets a sequence number only if recorded
         state = _GradState
@@ -242,6 +245,62 @@ class Function:
                 for observer in list(_forward_observers):
                     observer(event)
         return outputs
+
+
+class OpLayer:
+    """Something that sees every op as it is called: forward-mode AD, a vmap level, a dispatch mode.
+
+    Push one with ``push_op_layer`` (or ``with op_layer(layer):``). Each op call then goes through
+    ``layer.handle(cls, args, kwargs, proceed)``, where ``cls`` is the op's Function class (``Mul``...)
+    and ``proceed(args, kwargs)`` runs the op through the layers below and finally the plain
+    ``Function.apply`` (which records the graph as usual). While a layer's ``handle`` runs, that layer
+    and the ones above it are switched off, so the ops it calls itself reach only the layers below --
+    as a PyTorch dispatch mode's own ops do not come back to it. The op's plain ``forward`` runs with
+    no layer active.
+    """
+
+    def handle(self, cls, args, kwargs, proceed):
+        return proceed(args, kwargs)
+
+
+def push_op_layer(layer):
+    _op_layers.append(layer)
+
+
+def pop_op_layer(layer):
+    """Remove ``layer`` (the innermost one, normally)."""
+    for i in range(len(_op_layers) - 1, -1, -1):
+        if _op_layers[i] is layer:
+            del _op_layers[i]
+            return
+    raise RuntimeError("pop_op_layer: this layer is not active")
+
+
+@contextlib.contextmanager
+def op_layer(layer):
+    """``with op_layer(layer): ...`` -- ``layer`` sees every op called inside the block."""
+    push_op_layer(layer)
+    try:
+        yield layer
+    finally:
+        pop_op_layer(layer)
+
+
+def _apply_through_layers(cls, args, kwargs, layers):
+    """The innermost active layer handles the op; its ``proceed`` goes on to the layers below it."""
+    saved = _op_layers[:]
+    if not layers:  # below the last layer: the plain op, with no layer active
+        _op_layers.clear()
+        try:
+            return Function.apply.__func__(cls, *args, **kwargs)
+        finally:
+            _op_layers[:] = saved
+    top, below = layers[-1], layers[:-1]
+    _op_layers[:] = below
+    try:
+        return top.handle(cls, args, kwargs, lambda a, k: _apply_through_layers(cls, a, k, below))
+    finally:
+        _op_layers[:] = saved
 
 
 def _mark_dirty_outputs(node, outputs):
