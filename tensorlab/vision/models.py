@@ -4,7 +4,7 @@
 - ``LeNet5``: LeCun et al.'s 1998 convolutional network, in its modern form (ReLU, max-pooling).
 - ``BasicBlock`` and ``ResNet``: residual blocks (He et al., 2016) -- ``out = relu(F(x) + x)`` -- and a
   tiny ResNet for 8x8 digits, 28x28 MNIST or 32x32 colour images.
-See course/14_convolution.
+See course/14_convolution (LeNet) and course/15_normalization_and_regularization (ResNet).
 """
 from .. import nn
 
@@ -70,35 +70,51 @@ def conv3x3(in_planes, out_planes, stride=1):
     return nn.Conv2d(in_planes, out_planes, kernel_size=3, stride=stride, padding=1, bias=False)
 
 
-class BasicBlock(nn.Module):
-    """ResNet's basic block: ``relu(bn2(conv2(relu(bn1(conv1(x))))) + shortcut(x))``.
+def conv1x1(in_planes, out_planes, stride=1):
+    """1x1 convolution: changes the number of channels (and, with stride 2, halves the size) of a shortcut."""
+    return nn.Conv2d(in_planes, out_planes, kernel_size=1, stride=stride, bias=False)
 
-    The block learns only a *correction* to its input; the ``+ x`` shortcut lets gradients flow
-    straight through, which is what makes very deep networks trainable. When the block changes the
-    shape (``stride`` 2 or more channels), ``downsample`` (1x1 conv + BatchNorm) reshapes ``x`` to match.
-    Names follow torchvision's, so printed trees and state_dict keys look the same.
+
+class BasicBlock(nn.Module):
+    """ResNet's basic block, as torchvision writes it: ``relu(bn2(conv2(relu(bn1(conv1(x))))) + identity)``.
+
+    ``identity`` is ``x`` itself, or ``downsample(x)`` when a ``downsample`` module is given -- a
+    1x1 convolution + BatchNorm that matches the shape when the block halves the size (``stride=2``)
+    or changes the number of channels (``ResNet._make_layer`` builds it; the block never does, so
+    ``BasicBlock(8, 16)`` without one fails at the addition, as in torchvision). The block learns only
+    a *correction* ``F(x)`` to its input; the ``+ identity`` path lets gradients flow straight
+    through (d(x + F(x))/dx = I + dF/dx), which is what makes very deep networks trainable. Names
+    (``conv1``, ``bn1``, ``relu``, ``conv2``, ``bn2``, ``downsample``) are torchvision's, so printed
+    trees and state_dict keys line up. See course/15_normalization_and_regularization.
     """
 
     expansion = 1
 
-    def __init__(self, inplanes, planes, stride=1, downsample=None):
+    def __init__(self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1,
+                 norm_layer=None):
         super().__init__()
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        if groups != 1 or base_width != 64:
+            raise ValueError("BasicBlock only supports groups=1 and base_width=64")
+        if dilation > 1:
+            raise NotImplementedError("Dilation > 1 not supported in BasicBlock")
         self.conv1 = conv3x3(inplanes, planes, stride)
-        self.bn1 = nn.BatchNorm2d(planes)
-        self.relu = nn.ReLU()
+        self.bn1 = norm_layer(planes)
+        self.relu = nn.ReLU(inplace=True)
         self.conv2 = conv3x3(planes, planes)
-        self.bn2 = nn.BatchNorm2d(planes)
-        if downsample is None and (stride != 1 or inplanes != planes):
-            downsample = nn.Sequential(nn.Conv2d(inplanes, planes, kernel_size=1, stride=stride, bias=False),
-                                       nn.BatchNorm2d(planes))
+        self.bn2 = norm_layer(planes)
         self.downsample = downsample
         self.stride = stride
 
     def forward(self, x):
-        identity = x if self.downsample is None else self.downsample(x)
+        identity = x
         out = self.relu(self.bn1(self.conv1(x)))
         out = self.bn2(self.conv2(out))
-        return self.relu(out + identity)
+        if self.downsample is not None:
+            identity = self.downsample(x)
+        out += identity          # in place, as torchvision: bn2's output is not needed by its backward
+        return self.relu(out)
 
 
 class ResNet(nn.Module):
@@ -106,14 +122,17 @@ class ResNet(nn.Module):
     size and doubles the channels), global average pooling, and one Linear classifier.
 
     ``ResNet(layers=(2, 2, 2), width=16)`` is the CIFAR-style ResNet-14; ``resnet_tiny`` uses one block
-    per stage. Unlike ImageNet ResNets there is no 7x7 stem and no max-pool: inputs here are tiny.
+    per stage. Unlike ImageNet ResNets there is no 7x7 stem and no max-pool: inputs here are tiny. The
+    stages, ``_make_layer`` (which adds the 1x1-conv + BatchNorm ``downsample`` where the shape
+    changes) and the initialization (Kaiming for convolutions, BatchNorm weight 1 and bias 0) are
+    torchvision's.
     """
 
     def __init__(self, block=BasicBlock, layers=(1, 1, 1), num_classes=10, in_channels=1, width=16):
         super().__init__()
         self.conv1 = conv3x3(in_channels, width)
         self.bn1 = nn.BatchNorm2d(width)
-        self.relu = nn.ReLU()
+        self.relu = nn.ReLU(inplace=True)
         self.inplanes = width
         for i, blocks in enumerate(layers):
             stage = self._make_layer(block, width * 2 ** i, blocks, stride=1 if i == 0 else 2)
@@ -121,9 +140,19 @@ class ResNet(nn.Module):
         self.num_stages = len(layers)
         self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
         self.fc = nn.Linear(self.inplanes, num_classes)
+        for m in self.modules():
+            if isinstance(m, nn.Conv2d):
+                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+            elif isinstance(m, nn.BatchNorm2d):
+                nn.init.constant_(m.weight, 1)
+                nn.init.constant_(m.bias, 0)
 
     def _make_layer(self, block, planes, blocks, stride):
-        stage = [block(self.inplanes, planes, stride)]
+        downsample = None
+        if stride != 1 or self.inplanes != planes * block.expansion:
+            downsample = nn.Sequential(conv1x1(self.inplanes, planes * block.expansion, stride),
+                                       nn.BatchNorm2d(planes * block.expansion))
+        stage = [block(self.inplanes, planes, stride, downsample)]
         self.inplanes = planes * block.expansion
         stage += [block(self.inplanes, planes) for _ in range(1, blocks)]
         return nn.Sequential(*stage)
