@@ -7,6 +7,7 @@ from . import _dtype
 from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half,  # noqa: A004
                      int, int8, int16, int32, int64, long, promote_types, result_type, set_default_dtype,
                      short, uint8)
+from ._dtype import cdouble, cfloat, complex64, complex128  # noqa: F401 - complex dtypes (ops/complex.py)
 from ._device import device
 from .tensor import Size, Tensor
 from . import autograd
@@ -39,7 +40,7 @@ def __getattr__(name):
     """Submodules that are imported on first use, so ``import tensorlab`` stays fast."""
     import importlib
     if name in ("nn", "optim", "utils", "vision", "serialization", "testing", "random", "linalg", "backends",
-                "accelerator", "distributions", "functional"):
+                "accelerator", "distributions", "functional", "fft"):
         try:
             return importlib.import_module(f".{name}", __name__)
         except ModuleNotFoundError as e:

@@ -5,14 +5,16 @@ IEEE float, ``int64`` reads 8 bytes as a signed integer. tensorlab's dtypes wrap
 
 Type promotion decides the dtype of ``a + b`` when the operands differ. PyTorch's rule has three
 tiers, highest first: tensors with dimensions, zero-dimensional tensors, Python scalars. A lower tier
-can only raise the result's *category* (bool < integer < floating), never its width inside the same
-category. So ``int32 tensor + 5`` stays int32, ``int64 tensor + 2.5`` becomes the default float
-(float32), and ``float16 tensor + float64 0-dim tensor`` stays float16.
+can only raise the result's *category* (bool < integer < floating < complex), never its width inside the
+same category. So ``int32 tensor + 5`` stays int32, ``int64 tensor + 2.5`` becomes the default float
+(float32), and ``float16 tensor + float64 0-dim tensor`` stays float16. A complex number is a pair of
+floats (real, imaginary): complex64 holds two float32, complex128 two float64; a complex lower tier
+keeps the float width of a floating higher one (``float32 tensor + 1j`` is complex64).
 See course/01_tensors.
 """
 import numpy as np
 
-_BOOL, _INT, _FLOAT = 0, 1, 2
+_BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 
 
 class dtype:
@@ -26,7 +28,7 @@ class dtype:
         self.np = np.dtype(np_dtype)
         self.itemsize = self.np.itemsize
         self.is_floating_point = category == _FLOAT
-        self.is_complex = False
+        self.is_complex = category == _COMPLEX
         self.is_signed = name not in ("uint8", "bool")
         self._category = category
         self._legacy = legacy  # PyTorch's legacy type name, used in some error messages
@@ -38,7 +40,16 @@ class dtype:
         return (_by_name, (self.name,))
 
     def to_real(self):
-        return self
+        """The dtype of one part of a complex number (``complex64.to_real()`` is float32); others are kept."""
+        return _REAL_OF.get(self.name, self)
+
+    def to_complex(self):
+        """The complex dtype whose parts are this float dtype (``float32.to_complex()`` is complex64)."""
+        if self.is_complex:
+            return self
+        if self.name not in _COMPLEX_OF:
+            raise RuntimeError(f"Unknown Complex ScalarType for {self._legacy[:-6]}")
+        return _by_name(_COMPLEX_OF[self.name])
 
     @property
     def bits(self):
@@ -54,15 +65,24 @@ int32 = dtype("int32", np.int32, _INT, "IntTensor")
 int64 = dtype("int64", np.int64, _INT, "LongTensor")
 uint8 = dtype("uint8", np.uint8, _INT, "ByteTensor")
 bool = dtype("bool", np.bool_, _BOOL, "BoolTensor")  # noqa: A001 - PyTorch's name
+complex64 = dtype("complex64", np.complex64, _COMPLEX, "ComplexFloatTensor")
+complex128 = dtype("complex128", np.complex128, _COMPLEX, "ComplexDoubleTensor")
 half, float, double = float16, float32, float64  # noqa: A001
 short, int, long = int16, int32, int64  # noqa: A001
+cfloat, cdouble = complex64, complex128
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
-_FROM_NUMPY = {d.np: d for d in ALL}
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)  # the real dtypes
+COMPLEX = (complex64, complex128)
+_FROM_NUMPY = {d.np: d for d in ALL + COMPLEX}
+_REAL_OF = {"complex64": float32, "complex128": float64}
+_COMPLEX_OF = {"float32": "complex64", "float64": "complex128", "float16": "complex32"}
 
 
 def _by_name(name):
-    return next(d for d in ALL if d.name == name)
+    found = next((d for d in ALL + COMPLEX if d.name == name), None)
+    if found is None:  # complex32 (chalf): PyTorch's half-precision complex, which tensorlab lacks
+        raise TypeError(f"tensorlab has no dtype {name} (PyTorch's torch.{name} is experimental)")
+    return found
 
 
 def from_numpy_dtype(np_dtype):
@@ -72,7 +92,7 @@ def from_numpy_dtype(np_dtype):
     except KeyError:
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only supported types "
-            "are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool.") from None
+            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.") from None
 
 
 _default_dtype = float32
@@ -90,25 +110,37 @@ def set_default_dtype(d):
     _default_dtype = d
 
 
+def default_complex_dtype():
+    """The dtype of complex tensors made from Python complex numbers: the default float's complex
+    partner (complex64 while the default is float32, complex128 after ``set_default_dtype(float64)``)."""
+    return _default_dtype.to_complex() if _default_dtype is not float16 else _by_name("complex32")
+
+
 def promote_types(a, b):
     """The smallest dtype both ``a`` and ``b`` convert to without losing their category.
 
+    A float meeting a complex keeps its width in the parts: float64 with complex64 is complex128.
+
     >>> promote_types(int32, float16), promote_types(uint8, int8), promote_types(bool, int64)
     (torch.float16, torch.int16, torch.int64)
+    >>> promote_types(float64, complex64), promote_types(int64, complex64)
+    (torch.complex128, torch.complex64)
     """
     if a is b:
         return a
-    if a._category != b._category:
+    if a._category != b._category and (a._category < _FLOAT or b._category < _FLOAT):
         return a if a._category > b._category else b
-    return _FROM_NUMPY[np.promote_types(a.np, b.np)]
+    return _FROM_NUMPY[np.promote_types(a.np, b.np)]  # float/float, float/complex, complex/complex
 
 
 def scalar_dtype(value):
-    """The dtype PyTorch gives a Python scalar: bool, int64, or the default float."""
+    """The dtype PyTorch gives a Python scalar: bool, int64, the default float or the default complex."""
     if isinstance(value, (builtins_bool, np.bool_)):
         return bool
     if isinstance(value, (builtins_int, np.integer)):
         return int64
+    if isinstance(value, (_builtins.complex, np.complexfloating)):
+        return default_complex_dtype()
     return _default_dtype
 
 
@@ -131,24 +163,34 @@ def result_type(*operands):
         else:
             d, tier = scalar_dtype(x), 2
         tiers[tier] = d if tiers[tier] is None else promote_types(tiers[tier], d)
-    result = None
-    for tier, d in enumerate(tiers):
-        if d is None:
-            continue
-        if result is None:
-            result = d
-        elif d._category > result._category:
-            # a lower tier raises the category only; a Python float becomes the default dtype
-            result = _default_dtype if (tier == 2 and d._category == _FLOAT) else d
-    return result
+    return _combine(tiers[0], _combine(tiers[1], tiers[2]))
+
+
+def _combine(higher, lower):
+    """A higher tier's dtype, raised to the category of a lower tier's (PyTorch's combine_categories).
+
+    >>> _combine(int32, float64), _combine(float16, int64), _combine(float32, complex128)
+    (torch.float64, torch.float16, torch.complex64)
+    """
+    if higher is None or lower is None:
+        return lower if higher is None else higher
+    if higher.is_complex:
+        return higher
+    if lower.is_complex:  # a float keeps its width: float32 with any complex is complex64
+        return higher.to_complex() if higher.is_floating_point else lower
+    if higher.is_floating_point:
+        return higher
+    if higher is bool or lower.is_floating_point:
+        return promote_types(higher, lower)
+    return higher
 
 
 def can_cast(from_, to):
     """Whether PyTorch's in-place/``out=`` casting rule allows ``from_`` -> ``to``: never to a lower
-    category (float -> int, int -> bool).
+    category (complex -> float, float -> int, int -> bool).
 
-    >>> can_cast(int32, float32), can_cast(float32, int32)
-    (True, False)
+    >>> can_cast(int32, float32), can_cast(float32, int32), can_cast(complex64, float64)
+    (True, False, False)
     """
     return from_._category <= to._category
 
@@ -194,10 +236,11 @@ def checked_number(value, dtype, numel=2):
 
 
 class finfo:
-    """Limits of a floating dtype: ``finfo(float32).eps`` is the gap between 1.0 and the next float."""
+    """Limits of a floating dtype: ``finfo(float32).eps`` is the gap between 1.0 and the next float.
+    A complex dtype answers for its parts (``finfo(complex64)`` is ``finfo(float32)``)."""
 
     def __init__(self, type=None):  # noqa: A002 - PyTorch's argument name
-        type = type or _default_dtype
+        type = (type or _default_dtype).to_real()
         if not type.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
@@ -219,7 +262,7 @@ class iinfo:
     def __init__(self, type):  # noqa: A002 - PyTorch's argument name
         if type is bool:
             raise TypeError("torch.bool is not supported by torch.iinfo")
-        if type.is_floating_point:
+        if type.is_floating_point or type.is_complex:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle "
                             "'torch.iinfo'")
         info = np.iinfo(type.np)
@@ -230,17 +273,18 @@ class iinfo:
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-_PYTHON_TYPES = {"float": float64, "int": int64, "bool": bool, "complex": None}
+_PYTHON_TYPES = {"float": float64, "int": int64, "bool": bool, "complex": complex128}
 
 
 def resolve(value, fn_name):
     """A ``dtype=`` argument as PyTorch reads it: a dtype (or None) as is, and the Python types ``float``,
-    ``int``, ``bool`` as float64, int64, bool (what NumPy and PyTorch make of Python numbers). Anything
+    ``int``, ``bool``, ``complex`` as float64, int64, bool, complex128 (what NumPy and PyTorch make of
+    Python numbers). Anything
     else -- the string ``'float32'``, ``np.float32`` -- is a TypeError, as in PyTorch."""
     if value is None or isinstance(value, dtype):
         return value
     import builtins
-    if value in (builtins.float, builtins.int, builtins.bool):
+    if value in (builtins.float, builtins.int, builtins.bool, builtins.complex):
         return _PYTHON_TYPES[value.__name__]
     raise TypeError(f"{fn_name}(): argument 'dtype' must be torch.dtype, not {type(value).__name__}")
 

@@ -9,6 +9,8 @@ Printing happens in three steps:
 2. **Lay out the nested brackets** (``_tensor_body``): one line per row, blank lines between the
    blocks of 3-D tensors, at most ``linewidth`` characters per line. Tensors with more than
    ``threshold`` elements are *summarized*: only ``edgeitems`` rows at each end, joined by ``...``.
+   Complex numbers get two such formats, one chosen from the real parts and one from the imaginary
+   parts (``_ComplexFormatter``): ``tensor([ 1.0000+2.5000j, -3.0000-0.1000j])``.
 3. **Add what the numbers don't show** (``tensor_repr``): a non-default ``dtype=``, a non-CPU
    ``device=``, ``size=`` for empty tensors, and the autograd state (``grad_fn=<...>`` or
    ``requires_grad=True``).
@@ -125,6 +127,25 @@ class _Formatter:
         return text.rjust(self.max_width)
 
 
+class _ComplexFormatter:
+    """Two formats for complex numbers: one for the real parts, one for the imaginary parts (as PyTorch)."""
+
+    def __init__(self, values):
+        self.real, self.imag = _Formatter(values.real), _Formatter(values.imag)
+
+    def width(self):
+        return self.real.width() + self.imag.width() + 1  # the 'j'
+
+    def format(self, value):
+        real = self.real.format(value.real)
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        return real + imag if imag[0] in "+-" else real + "+" + imag
+
+
+def _formatter(values):
+    return _ComplexFormatter(values) if values.dtype.kind == "c" else _Formatter(values)
+
+
 def _edges(array):
     """The first and last ``edgeitems`` entries along dim 0 (what a summary shows)."""
     e = PRINT_OPTS.edgeitems
@@ -192,7 +213,7 @@ def format_values(array, indent):
     if array.size == 0:
         return "[]"
     summarize = array.size > PRINT_OPTS.threshold
-    fmt = _Formatter(_summarized(array) if summarize else array)
+    fmt = _formatter(_summarized(array) if summarize else array)
     return _tensor_body(array, indent, summarize, fmt)
 
 
@@ -237,6 +258,7 @@ def tensor_repr(t, tensor_contents=None):
     if t.device.type != "cpu":
         suffixes.append(f"device='{t.device}'")
     dtype, default = t.dtype, _dtype.get_default_dtype()
+    default_complex = _dtype.complex128 if default is _dtype.float64 else _dtype.complex64
     if t.numel() == 0:
         if t.dim() != 1:
             suffixes.append(f"size={tuple(t.shape)}")
@@ -246,7 +268,7 @@ def tensor_repr(t, tensor_contents=None):
     else:
         if not PRINT_OPTS.edgeitems:
             suffixes.append(f"size={tuple(t.shape)}")
-        if dtype not in (default, _dtype.int64, _dtype.bool):
+        if dtype not in (default, default_complex, _dtype.int64, _dtype.bool):
             suffixes.append(f"dtype={dtype}")
         body = None if tensor_contents is not None else format_values(_host_array(t), indent)
     if tensor_contents is not None:

@@ -13,6 +13,7 @@ from ._device import CPU, as_device
 from .backend import for_device
 from .storage import TypedStorage, UntypedStorage
 from ._tensor_conversions import Conversions
+from . import _torch_function
 
 
 class Size(tuple):
@@ -81,6 +82,24 @@ class Tensor(Conversions):
     _post_accumulate_hooks = None  # register_post_accumulate_grad_hook on a leaf
     _grad_accumulator = None   # weakref to the leaf's AccumulateGrad node
     _view_version = None       # a view with history: the version its grad_fn was made for
+
+    # -- __torch_function__: a subclass (or a mode) may take over any public call ---------------
+    # The default runs the call and gives tensor results the subclass; see tensorlab/_torch_function.py.
+    __torch_function__ = classmethod(_torch_function.default_torch_function)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _torch_function.subclass_defined(cls)
+
+    def as_subclass(self, cls):
+        """The same memory (and autograd history, via an AliasBackward0) seen as an instance of ``cls``."""
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError("Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+                            "possible. Make sure your class inherits from Tensor.")
+        from .ops.index import Alias
+        alias = Alias.apply(self)
+        alias.__class__ = cls
+        return alias
 
     # -- construction ------------------------------------------------------------------------
     def __init__(self, *args, device=None):
@@ -183,7 +202,7 @@ class Tensor(Conversions):
         return self.dtype.is_floating_point
 
     def is_complex(self):
-        return False
+        return self.dtype.is_complex
 
     def element_size(self):
         return self._array.itemsize
@@ -250,13 +269,13 @@ class Tensor(Conversions):
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad=True):
-        """Ask autograd to record operations on this leaf (only floating-point tensors can)."""
+        """Ask autograd to record operations on this leaf (only floating-point and complex tensors can)."""
         if self._grad_fn is not None and not requires_grad:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().")
-        if requires_grad and not self.dtype.is_floating_point:
+        if requires_grad and not (self.dtype.is_floating_point or self.dtype.is_complex):
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self

@@ -345,6 +345,8 @@ def _fix_gradient(node, i, grad, meta):
         grad = _reduce_to_shape(node, i, grad, shape)
     if grad._array.dtype != np_dtype:
         from .. import _dtype
+        if grad._array.dtype.kind == "c" and np_dtype.kind != "c":
+            grad = grad.real  # a real input of a complex op: the real part is its gradient (course/06)
         grad = grad.to(_dtype.from_numpy_dtype(np_dtype))
     if grad._storage.device != device:
         if grad._shape != ():  # only a 0-dim gradient is moved, as in PyTorch's engine

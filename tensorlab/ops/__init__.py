@@ -9,7 +9,7 @@ from .out import DIFFERENTIABLE, NOT_DIFFERENTIABLE, with_out
 
 # one module per family of ops; each lists its public names in __all__
 FAMILIES = ["creation", "convert", "elementwise", "powmod", "unary", "rounding", "compare", "clamp", "reduce", "reduce_stats", "reduce_select", "scan", "histogram", "linalg", "linalg_inverse", "linalg_decomp", "einsum", "shape", "broadcasting", "shape_inplace", "index", "advanced_index",
-            "copying", "rearrange", "gather_scatter", "scatter_reduce", "index_slices", "masking", "sorting", "nn", "nn_activation", "nn_conv", "nn_pool", "nn_norm", "nn_loss", "nn_pad"]
+            "copying", "rearrange", "gather_scatter", "scatter_reduce", "index_slices", "masking", "sorting", "nn", "nn_activation", "nn_conv", "nn_pool", "nn_norm", "nn_loss", "nn_pad", "complex"]
 
 __all__ = []
 for _family in FAMILIES:

@@ -65,7 +65,7 @@ def _wrapped_int(value, dtype):
     return np.array(value).astype(dtype.np)
 
 
-NUMBER = (int, float, bool)
+NUMBER = (int, float, bool, complex)
 
 
 def xp_of_operands(*xs):
@@ -106,27 +106,29 @@ def no_integer_zero_division(y):
 def float_dtype(*xs):
     """The dtype a float function computes in: the promoted dtype, or the default float for ints/bools."""
     dtype = _dtype.result_type(*xs)
-    return dtype if dtype.is_floating_point else _dtype.get_default_dtype()
+    return dtype if dtype.is_floating_point or dtype.is_complex else _dtype.get_default_dtype()
 
 
 def float_array(x):
     """``x``'s array in its float dtype (no copy when it is floating already)."""
     a = x._array
-    return a if a.dtype.kind == "f" else a.astype(_dtype.get_default_dtype().np)
+    return a if a.dtype.kind in "fc" else a.astype(_dtype.get_default_dtype().np)
 
 
 def reject(dtype, op_name, *dtypes, kernel=None):
     """PyTorch has no kernel of ``op_name`` for ``dtype`` (one of ``dtypes``): raise its NotImplementedError."""
     if dtype in dtypes:
         legacy = {"bool": "Bool", "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-                  "uint8": "Byte", "float16": "Half", "float32": "Float", "float64": "Double"}[dtype.name]
+                  "uint8": "Byte", "float16": "Half", "float32": "Float", "float64": "Double",
+                  "complex64": "ComplexFloat", "complex128": "ComplexDouble"}[dtype.name]
         raise NotImplementedError(f'"{kernel or op_name + "_cpu"}" not implemented for \'{legacy}\'')
 
 
 def c_type_name(dtype):
     """The C++ name PyTorch prints in some dtype errors ("expected ... float != double")."""
     return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}[dtype.name]
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}[dtype.name]
 
 
 # -- masking a gradient -----------------------------------------------------------------------

@@ -87,6 +87,8 @@ def _same_kind_pair(a, b):
 def _scalar(x, dtype):
     if dtype is _dtype.bool:
         return bool(x)
+    if dtype.is_complex:
+        return complex(x)
     if not dtype.is_floating_point:
         return int(x)
     return float(x)
@@ -100,6 +102,7 @@ def to_tensor(x, like):
     return tensor(x, dtype=_dtype.result_type(like, x), device=like.device)
 
 
+# build: stage 2
 def unbroadcast(grad, shape):
     """Sum ``grad`` down to ``shape``: the backward of broadcasting (a broadcast input was reused)."""
     shape = tuple(shape)
@@ -109,6 +112,7 @@ def unbroadcast(grad, shape):
     if lead > 0 and grad._shape[lead:] == shape:  # only new leading dims (a bias added to a batch)
         return grad.sum(tuple(range(lead)))
     return grad.sum_to_size(shape)
+# build: end
 
 
 def tensor_arg(fn_name, name, position, value):

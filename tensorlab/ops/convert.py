@@ -132,7 +132,8 @@ def is_floating_point(input):
 
 
 def is_complex(input):
-    return False
+    """True for complex64/complex128 tensors."""
+    return input.dtype.is_complex
 
 
 finfo, iinfo, can_cast = _dtype.finfo, _dtype.iinfo, _dtype.can_cast

@@ -69,7 +69,7 @@ def invalid_combination(name, args, signatures):
 
 
 def _check_requires_grad(dtype, requires_grad):
-    if requires_grad and not dtype.is_floating_point:
+    if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
 
 

@@ -307,14 +307,14 @@ def _rfloordiv(other, self):
 def _add_operator(self, other):
     """``x + y`` and ``2 + x`` (which runs ``x.add(2)``, as in PyTorch). Written out rather than
     made by ``operator`` because it is the most frequent op of all: one call less per addition."""
-    if isinstance(other, (Tensor, int, float, bool)):
+    if isinstance(other, (Tensor, int, float, bool, complex)):
         return Add.apply(self, other, 1)
     return NotImplemented
 
 
 def _mul_operator(self, other):
     """``x * y`` and ``2 * x`` (the scalar is the second input, as in PyTorch)."""
-    if isinstance(other, (Tensor, int, float, bool)):
+    if isinstance(other, (Tensor, int, float, bool, complex)):
         return Mul.apply(self, other)
     return NotImplemented
 

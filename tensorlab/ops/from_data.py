@@ -31,8 +31,9 @@ def _items(seq):
     return seq if isinstance(seq, (list, tuple)) else [seq[i] for i in range(len(seq))]
 
 
-# Python's own number types and their dtypes (float stands for the default dtype, read when used)
-_NUMBER_TYPES = {bool: _dtype.bool, int: _dtype.int64, float: float}
+# Python's own number types and their dtypes (float and complex stand for the default float and complex
+# dtypes, read when used)
+_NUMBER_TYPES = {bool: _dtype.bool, int: _dtype.int64, float: float, complex: complex}
 
 
 def _infer_dtype(data):
@@ -62,6 +63,8 @@ def _infer_dtype(data):
                 kinds.add(_dtype.from_numpy_dtype(x.dtype))
             elif isinstance(x, numbers.Real):
                 kinds.add(_dtype.int64 if isinstance(x, numbers.Integral) else _dtype.get_default_dtype())
+            elif isinstance(x, numbers.Complex):
+                kinds.add(complex)
             elif isinstance(x, (str, bytes)):
                 raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
             elif is_sequence(x):
@@ -69,7 +72,8 @@ def _infer_dtype(data):
                 stack.extend(items) if items else kinds.add(float)
             else:
                 raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
-    kinds = {_dtype.get_default_dtype() if k is float else k for k in kinds}
+    kinds = {_dtype.get_default_dtype() if k is float else _dtype.default_complex_dtype() if k is complex else k
+             for k in kinds}
     result = None
     for d in kinds:  # (promotion does not depend on the order)
         result = d if result is None else _dtype.promote_types(result, d)

@@ -5,6 +5,7 @@
 tensors stay integers: ``2 ** -1`` is 0 for them, as integer division would give.
 See course/04_ops_and_reductions.
 """
+import cmath
 import math
 
 from .. import _dtype
@@ -104,7 +105,8 @@ class PowTensor(Function):
         (a, e), dtype, device = broadcast_operands(x, exponent)
         reject(dtype, "pow", _dtype.bool, kernel="pow")
         xp = xp_of_operands(x, exponent)
-        out = wrap(xp.power(a, e) if dtype.is_floating_point else _int_power(xp, a, e, dtype), device)
+        out = wrap(xp.power(a, e) if dtype.is_floating_point or dtype.is_complex else _int_power(xp, a, e, dtype),
+                   device)
         ctx.save_for_backward(x, exponent, out if ctx.needs_input_grad[1] else None)
         ctx.shapes = (x._shape, exponent._shape)
         return out
@@ -117,7 +119,7 @@ class PowTensor(Function):
             gx = unbroadcast(zero_where(grad * (e * x.pow(e - 1)), e == 0), ctx.shapes[0])
         if ctx.needs_input_grad[1]:
             # 0 ** e has derivative 0 in e for e >= 0 (log(0) would give nan)
-            ge = unbroadcast(grad * zero_where(out * x.log(), (x == 0) & (e >= 0)), ctx.shapes[1])
+            ge = unbroadcast(grad * zero_where(out * x.log(), (x == 0) & (e.real >= 0)), ctx.shapes[1])
         return gx, ge
 
 
@@ -131,7 +133,8 @@ class PowScalarBase(Function):
         (b, e), dtype, device = broadcast_operands(base, exponent)
         reject(dtype, "pow", _dtype.bool, kernel="pow")
         xp = xp_of(exponent)
-        out = wrap(xp.power(b, e) if dtype.is_floating_point else _int_power(xp, xp.asarray(b, dtype.np), e, dtype),
+        out = wrap(xp.power(b, e) if dtype.is_floating_point or dtype.is_complex
+                   else _int_power(xp, xp.asarray(b, dtype.np), e, dtype),
                    device)
         ctx.save_for_backward(out, exponent if base == 0 else None)
         ctx.base = base
@@ -141,7 +144,9 @@ class PowScalarBase(Function):
     def backward(ctx, grad):
         out, exponent = ctx.saved_tensors
         if ctx.base == 0:
-            return None, grad * zero_where(out * -math.inf, exponent >= 0)
+            return None, grad * zero_where(out * -math.inf, exponent.real >= 0)
+        if isinstance(ctx.base, complex):
+            return None, grad * (out * cmath.log(ctx.base))
         log_base = math.log(ctx.base) if ctx.base > 0 else math.nan
         return None, grad * (out * log_base)
 

@@ -35,10 +35,10 @@ def expand_back(grad, in_shape, dims, keepdim):
 
 
 def _sum_dtype(x, dtype):
-    """Sums of bool and integer tensors are int64, as in PyTorch."""
+    """Sums of bool and integer tensors are int64, as in PyTorch (floating and complex keep their dtype)."""
     if dtype is not None:
         return dtype
-    return x.dtype if x.dtype.is_floating_point else _dtype.int64
+    return x.dtype if x.dtype.is_floating_point or x.dtype.is_complex else _dtype.int64
 
 
 class Sum(Function):
@@ -91,7 +91,7 @@ class Mean(Function):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim, dtype):
-        if not (dtype or x.dtype).is_floating_point:
+        if not ((dtype or x.dtype).is_floating_point or (dtype or x.dtype).is_complex):
             which = "Optional" if dtype else "Input"
             raise RuntimeError(f"mean(): could not infer output dtype. {which} dtype must be either a floating "
                                f"point or complex dtype. Got: {(dtype or x.dtype)._legacy[:-6]}")

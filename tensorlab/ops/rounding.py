@@ -27,7 +27,7 @@ class Abs(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * _saved(ctx).sign()                # d/dx |x| = sign(x) (0 at 0)
+        return grad * _saved(ctx).sgn()                 # d/dx |x| = sign(x) (0 at 0); z/|z| for complex
 
 
 class Sign(Function):
