@@ -377,7 +377,7 @@ def _connect_output(node, nr, out, args):
     dirty = node._dirty and _is_one_of(out, node._dirty)
     if not dirty and _is_one_of(out, args):
         out = out._make_view(out._offset, out._shape, out._stride)
-    if out._array.dtype.kind != "f" or (node._non_differentiable and _is_one_of(out, node._non_differentiable)):
+    if out._array.dtype.kind not in "fc" or (node._non_differentiable and _is_one_of(out, node._non_differentiable)):
         return out
     if dirty:
         _check_dirty_leaf(out)
