@@ -5,7 +5,7 @@ coursekit/solutions/lesson12.py).
     Correct! A Sequential names its children by position (or by the OrderedDict's keys);
              state_dict saves parameters and buffers under those names.
 
-Exercise 2's answer is a Module *class*, and exercise 3's answer changes what a model loads;
+Exercises 2 and 4 answer with a Module *class*, and exercise 3's answer changes what a model loads;
 ``check_function`` covers neither, so this module has its own small checks built from the same
 parts. :func:`class_on` re-creates a learner's Module subclass for PyTorch (bases, globals and the
 ``super()`` cell mapped), the class counterpart of :func:`coursekit.libs.on` -- generic, and a
@@ -18,7 +18,7 @@ from collections import OrderedDict
 from . import guard
 from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
                     works_only_on_tensorlab)
-from .compare import differences, kind
+from .compare import differences, is_tensor, kind
 from .libs import TENSORLAB, libraries, library_name, on
 from .solutions import lesson12 as solution
 
@@ -308,3 +308,127 @@ def check_convert(convert):
             return wrong(f"{found[0]} (after loading, it should compute what old_model(x) computes).",
                          "Did a value go under the wrong layer's name?")
     return correct("load_state_dict matches tensors by name: rename the keys and any checkpoint loads.")
+
+
+# -- exercise 4: one body, a head per task ---------------------------------------------------------------
+
+# Task names in alphabetical order: given a plain dict, PyTorch's ParameterDict sorts the keys (its
+# ModuleDict keeps their order), so only sorted names give one answer on every library.
+TASK_SETS = ({"digit": 10, "parity": 2}, {"angle": 1, "colour": 2, "size": 3})
+
+
+def _plain_containers(model, torch):
+    """The attributes of ``model`` that are plain Python dicts or lists of Modules or Parameters."""
+    found = {}
+    for name, value in vars(model).items():
+        if name.startswith("_"):                  # the Module's own registries
+            continue
+        items = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else None
+        if items and all(isinstance(v, (torch.nn.Module, torch.Tensor)) for v in items):
+            found[name] = value
+    return found
+
+
+def _names_hint(names, expected, model, torch):
+    plain = _plain_containers(model, torch)
+    if plain:
+        attr, value = next(iter(plain.items()))
+        what = "layers" if all(isinstance(v, torch.nn.Module) for v in
+                               (value.values() if isinstance(value, dict) else value)) else "Parameters"
+        return (f"`{attr}` is a Python {type(value).__name__}: Module.__setattr__ does not look inside it, so its "
+                f"{what} are never registered. nn has a container for a dict of {what} that registers each one "
+                "under its key.")
+    if set(names) == set(expected):
+        return "The right names in another order: build each container in the order of `tasks`."
+    prefixes = {n.split(".")[0] for n in names}
+    for attr in ("body", "heads", "temperature"):
+        if attr not in prefixes:
+            return f"No parameter's name starts with `{attr}.`: keep that part in `self.{attr}`, as the exercise says."
+    if any(n.split(".")[1].isdigit() for n in names if n.split(".")[0] in ("heads", "temperature")):
+        return ("Keyed by the task's name, not by position: a dict container gives `heads.<task>.weight`, a list "
+                "`heads.0.weight`.")
+    extra = sorted(set(names) - set(expected))
+    return f"Names that should not be there: {', '.join(extra)}." if extra else ""
+
+
+def _multitask_problem(cls, reference, tasks, torch):
+    """(what is off, why) for the learner's ``MultiTask(4, 5, tasks)`` on ``torch``, or None."""
+    label = f"MultiTask(4, 5, {tasks})"
+    model, error = guard.run(cls, 4, 5, dict(tasks))
+    if error is not None:
+        return raised(error, subject=label)
+    torch.manual_seed(0)
+    ref = reference(4, 5, dict(tasks))
+    names = [name for name, _ in model.named_parameters()]
+    expected = [name for name, _ in ref.named_parameters()]
+    if not names and not _plain_containers(model, torch):
+        out, _ = guard.run(model.forward, torch.zeros(1, 4), next(iter(tasks)))
+        if out is Ellipsis:                         # the lesson's stub: __init__ and forward still `...`
+            return "stub", ""
+    if names != expected:
+        return (f"{label}.named_parameters() gives {names}" if names else f"{label}.parameters() is empty",
+                _names_hint(names, expected, model, torch))
+    keys, expected_keys = list(model.state_dict()), list(ref.state_dict())
+    if keys != expected_keys:
+        return (f"{label}.state_dict() has the keys {keys}, PyTorch's reference {expected_keys}",
+                "Keep only the body, the heads and the temperatures in the model: no extra buffers.")
+    for (name, mine), (_, theirs) in zip(model.named_parameters(), ref.named_parameters()):
+        if tuple(mine.shape) != tuple(theirs.shape):
+            why = ("A temperature is one scalar: nn.Parameter(torch.ones(())), shape ()."
+                   if name.startswith("temperature") else
+                   "nn.Linear(in_features, out_features): the body maps in_features to hidden, each head hidden "
+                   "to its task's number of outputs.")
+            return f"{label}: {name} has shape {tuple(mine.shape)}, expected {tuple(theirs.shape)}", why
+        if name.startswith("temperature") and differences(mine.detach(), theirs.detach(), grads=False):
+            return f"{label}: {name} starts at {mine.detach().tolist()}", "Each temperature starts at 1."
+    with torch.no_grad():
+        for i, name in enumerate(tasks):           # temperatures away from 1, so that the division shows
+            model.temperature[name].fill_(0.5 + i)
+    ref.load_state_dict(model.state_dict())
+    x = torch.linspace(-2, 2, 3 * 4).reshape(3, 4)
+    for name in tasks:
+        got, error = guard.run(model, x, name)
+        if error is not None:
+            return raised(error, "forward(x, task) picks the task's head and temperature by its name.",
+                          subject=f"{label}(x, {name!r})")
+        expected_out = ref(x, name)
+        found = differences(got.detach() if is_tensor(got) else got, expected_out.detach(),
+                            where=f"{label}(x, {name!r})", grads=False)
+        if found:
+            hidden = torch.relu(ref.body(x))
+            why = "forward(x, task) = heads[task](relu(body(x))) / temperature[task]."
+            with torch.no_grad():
+                if is_tensor(got) and tuple(got.shape) == tuple(expected_out.shape):
+                    if not differences(got.detach(), ref.heads[name](hidden), grads=False):
+                        why = "Divide the head's output by the task's temperature."
+                    elif not differences(got.detach(), ref.heads[name](ref.body(x)) / ref.temperature[name],
+                                         grads=False):
+                        why = "Apply torch.relu to the body's output before the head."
+                    elif not differences(got.detach(), ref.heads[name](hidden) * ref.temperature[name], grads=False):
+                        why = "Divide by the temperature; do not multiply."
+            return found[0], why
+    return None
+
+
+@always_a_verdict
+def check_multitask(MultiTask):
+    """Exercise 4: ``MultiTask(in_features, hidden, tasks)`` with its heads in an ``nn.ModuleDict`` and its
+    temperatures in an ``nn.ParameterDict``, keyed by task: names, state_dict keys and outputs as PyTorch's."""
+    what = "code in MultiTask's __init__ (body, heads, temperature) and forward"
+    if is_stub(MultiTask):
+        return not_answered(what)
+    if not isinstance(MultiTask, type):
+        return wrong(f"`MultiTask` should be a class (a subclass of nn.Module); it is {kind(MultiTask)}.")
+    for index, (_, library) in enumerate(libraries()):
+        cls, reference = class_on(library, MultiTask), class_on(library, solution.MultiTask)
+        for tasks in TASK_SETS:
+            problem = _multitask_problem(cls, reference, tasks, library)
+            if problem is not None:
+                found, why = problem
+                if found == "stub":
+                    return not_answered(what)
+                if index > 0:
+                    return works_only_on_tensorlab("`MultiTask`", library, found)
+                return wrong(found + ".", why)
+    return correct("nn.ModuleDict and nn.ParameterDict register what they hold under its key: the task names "
+                   "are in named_parameters(), state_dict() and every checkpoint.")

@@ -14,7 +14,8 @@ def test_every_check_accepts_its_solution(mode, capsys):
     assert check.check_sequential(solution.predictions)
     assert check.check_stack(solution.Stack)
     assert check.check_convert(solution.convert)
-    assert capsys.readouterr().out.count("Correct!") == 3
+    assert check.check_multitask(solution.MultiTask)
+    assert capsys.readouterr().out.count("Correct!") == 4
 
 
 class SequentialStack(nn.Module):
@@ -50,7 +51,7 @@ def test_stubs_get_a_fixed_message(mode):
         return ...
 
     for verdict in (check.check_sequential(...), check.check_stack(...), check.check_convert(stub),
-                    check.check_convert(...)):
+                    check.check_convert(...), check.check_multitask(...)):
         assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
 
 
@@ -185,3 +186,79 @@ def _in_place_returned(state):
 def test_wrong_conversions(mode, answer, phrases):
     verdict = check.check_convert(answer)
     assert_rejected(verdict, phrases)
+
+
+# -- exercise 4: a head per task in an nn.ModuleDict, a temperature per task in an nn.ParameterDict ---------
+
+def _multitask(heads="moduledict", temperature="parameterdict", order=None, relu=True, divide=True,
+               shape=(), start=1.0, fail=False):
+    """A MultiTask class with one of the usual mistakes (the defaults make the correct one)."""
+    class MultiTask(nn.Module):
+        def __init__(self, in_features, hidden, tasks):
+            super().__init__()
+            if fail:
+                raise KeyError("task")
+            names = list(tasks)[::-1] if order == "reversed" else list(tasks)
+            self.body = nn.Linear(in_features, hidden)
+            layers = {name: nn.Linear(hidden, tasks[name]) for name in names}
+            self.heads = {"moduledict": nn.ModuleDict, "dict": dict}[heads](layers) if heads != "list" else \
+                nn.ModuleList(layers.values())
+            self.names = names
+            scalars = {name: nn.Parameter(torch.full(shape, start)) for name in names}
+            self.temperature = {"parameterdict": nn.ParameterDict, "dict": dict}[temperature](scalars) \
+                if temperature != "list" else nn.ParameterList(scalars.values())
+
+        def forward(self, x, task):
+            key = self.names.index(task) if heads == "list" else task
+            out = self.heads[key](torch.relu(self.body(x)) if relu else self.body(x))
+            return out / self.temperature[task] if divide else out
+    return MultiTask
+
+
+class LoopBuiltMultiTask(nn.Module):
+    """Another correct answer: the containers filled one key at a time, tensors given to ParameterDict."""
+
+    def __init__(self, in_features, hidden, tasks):
+        super().__init__()
+        self.body = nn.Linear(in_features, hidden)
+        self.heads = nn.ModuleDict()
+        self.temperature = nn.ParameterDict()
+        for name, n in tasks.items():
+            self.heads[name] = nn.Linear(hidden, n)
+            self.temperature[name] = nn.Parameter(torch.tensor(1.0))
+
+    def forward(self, x, task):
+        return self.heads[task](self.body(x).relu()) / self.temperature[task]
+
+
+def test_other_correct_multitask_answers_are_accepted(mode):
+    assert check.check_multitask(LoopBuiltMultiTask)
+    assert check.check_multitask(_multitask())
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_multitask(heads="dict"), ["`heads` is a Python dict", "never registered", "dict of layers"]),
+    (_multitask(temperature="dict"), ["`temperature` is a Python dict", "dict of Parameters"]),
+    (_multitask(heads="list", temperature="list"), ["heads.0.weight", "Keyed by the task's name"]),
+    (_multitask(order="reversed"), ["another order", "in the order of `tasks`"]),
+    (_multitask(shape=(1,)), ["temperature.digit has shape (1,), expected ()", "one scalar"]),
+    (_multitask(start=0.0), ["temperature.digit starts at 0.0", "starts at 1"]),
+    (_multitask(relu=False), ["MultiTask(4, 5, {'digit': 10, 'parity': 2})(x, 'digit')", "torch.relu"]),
+    (_multitask(divide=False), ["Divide the head's output by the task's temperature"]),
+    (_multitask(fail=True), ["raised KeyError"]),
+    (lambda in_features, hidden, tasks: None, ["should be a class"]),
+])
+def test_wrong_multitask_answers(mode, answer, phrases):
+    assert_rejected(check.check_multitask(answer), phrases)
+
+
+def test_the_lessons_multitask_stub_is_not_answered_yet(mode):
+    class MultiTask(nn.Module):
+        def __init__(self, in_features, hidden, tasks):
+            super().__init__()
+            ...
+
+        def forward(self, x, task):
+            return ...
+    verdict = check.check_multitask(MultiTask)
+    assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
