@@ -97,78 +97,147 @@ def check_gradient_predictions(answer):
                                   "whatever .grad holds.")
 
 
-# -- exercise 2: SGD by hand --------------------------------------------------------------------------
+# -- exercise 2: one big batch, in small pieces ----------------------------------------------------------
 
-def _sgd_setup(torch):
-    """Two parameters with gradients: a weight (2, 3) and a bias (3,), as a model would hold them."""
-    weight = torch.linspace(-1.0, 1.0, 6).reshape(2, 3).requires_grad_()
-    bias = torch.tensor([0.5, -0.5, 0.25], requires_grad=True)
-    x = torch.tensor([[1.0, 2.0], [-1.0, 0.5]])
-    ((x @ weight + bias) ** 2).mean().backward()
-    return [weight, bias]
+ROWS = 12
+PARTS = (3, 4, 1)
 
 
-def _sgd_problem(answer, torch, lr=0.1):
-    """None when ``answer`` does SGD's step + zero_grad on ``torch``; else (what is off, why)."""
-    params = _sgd_setup(torch)
-    before = [p.detach().clone() for p in params]
-    grads = [p.grad.clone() for p in params]
-    result, error = guard.run(on(torch, answer), list(params), lr)
+def _accumulation_setup(torch, adam):
+    """A small model with fixed weights, stale gradients in its .grad, an optimizer, and a batch."""
+    model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Tanh(), torch.nn.Linear(3, 1))
+    with torch.no_grad():
+        for i, p in enumerate(model.parameters()):
+            p.copy_(torch.linspace(-0.8, 0.9 - 0.1 * i, p.numel()).reshape(p.shape))
+    x = torch.linspace(-1.0, 1.0, 2 * ROWS).reshape(ROWS, 2)
+    y = x @ torch.tensor([[1.5], [-0.5]]) + 0.25
+    model(x).sum().backward()          # an earlier step's gradient, left in .grad
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.05) if adam else \
+        torch.optim.SGD(model.parameters(), lr=0.05)
+    return model, optimizer, x, y
+
+
+def _accumulation_variant(torch, parts, *, scale=True, zero="start", step="end", loss="mean"):
+    """The correct accumulation step, or a plausible wrong one: the loss of each piece not divided by
+    ``parts``, zero_grad never / in the loop, a step per piece, the loss of the last piece returned."""
+    def step_function(model, optimizer, x, y):
+        if zero == "start":
+            optimizer.zero_grad()
+        losses = []
+        for part_x, part_y in zip(x.chunk(parts), y.chunk(parts)):
+            if zero == "loop":
+                optimizer.zero_grad()
+            part_loss = torch.nn.MSELoss()(model(part_x), part_y)
+            (part_loss / parts if scale else part_loss).backward()
+            losses.append(part_loss.item())
+            if step == "loop":
+                optimizer.step()
+        if step == "end":
+            optimizer.step()
+        return {"mean": sum(losses) / parts, "last": losses[-1], "sum": sum(losses)}[loss]
+    return step_function
+
+
+_ACCUMULATION_VARIANTS = [
+    (dict(scale=False), "Each piece's MSELoss is a mean over its own rows; the full batch's loss is the mean "
+                        "of the pieces' losses. Divide each piece's loss by `parts` before backward, or the "
+                        "summed gradient is `parts` times too large."),
+    (dict(zero="loop"), "zero_grad() inside the loop throws away the gradients of the earlier pieces: only the "
+                        "last piece's gradient reaches the step. Clear the gradients once, before the loop."),
+    (dict(zero="never"), "The parameters' .grad still held an earlier gradient when `accumulated_step` was "
+                         "called, and backward adds to it: clear the gradients once, before the first piece."),
+    (dict(step="loop"), "One step per piece is `parts` small steps, not one big one: call optimizer.step() "
+                        "once, after every piece has added its gradient."),
+    (dict(step="loop", scale=False), "A step per piece, each with a whole piece's gradient: accumulate the "
+                                     "pieces' gradients (each loss divided by `parts`) and step once."),
+]
+
+
+def _batch_sizes(model):
+    """A list that fills with the batch size of every call of ``model``."""
+    sizes = []
+    model.register_forward_pre_hook(lambda module, args: sizes.append(len(args[0])))
+    return sizes
+
+
+def _accumulation_problem(answer, torch, adam, parts):
+    """None when ``answer`` makes the full batch's step on ``torch``; else (what is off, why)."""
+    model, optimizer, x, y = _accumulation_setup(torch, adam)
+    reference = _accumulation_setup(torch, adam)
+    expected_loss = on(torch, solution.accumulated_step)(*reference, 1)   # the whole batch at once
+    expected = [p.detach().clone() for p in reference[0].parameters()]
+    start = [p.detach().clone() for p in model.parameters()]
+    before = (guard.snapshot(x), guard.snapshot(y))
+    sizes = _batch_sizes(model)
+    got, error = guard.run(on(torch, answer), model, optimizer, x, y, parts)
     if error is not None:
-        why = ""
-        if "leaf Variable" in str(error):
-            why = ("Changing a parameter in place is refused while autograd records: do the update inside "
-                   "`with torch.no_grad():`.")
-        elif "NoneType" in str(error):
-            why = "Read p.grad before you set it to None."
-        return raised(error, why)
-    if result is Ellipsis:
+        return raised(error)
+    if got is Ellipsis:
         return "stub", ""
-    names = ("weight", "bias")
-    for name, p, old, g in zip(names, params, before, grads):
-        if not (p.is_leaf and p.requires_grad):
-            return (f"{name} is no longer a leaf that requires grad",
-                    "Change the tensor's values in place under no_grad; do not replace or detach it.")
-        expected = old - lr * g
-        if not differences(p.detach(), expected, grads=False):
-            continue
-        if not differences(p.detach(), old, grads=False):
-            return (f"{name} did not change",
-                    "`p = p - lr * p.grad` makes a new tensor and only rebinds the loop variable: the model "
-                    "still holds the old one. Change p itself, in place (an augmented assignment such as -=, "
-                    "or a method whose name ends in _).")
-        if not differences(p.detach(), old + lr * g, grads=False):
-            return f"{name} moved the wrong way", "Go *down* the gradient: p - lr * grad, not p + lr * grad."
-        if not differences(p.detach(), old - g, grads=False):
-            return f"{name} moved by the whole gradient", "Scale the gradient by the learning rate `lr`."
-        found = differences(p.detach(), expected, where=name, grads=False)
-        return found[0], "Each parameter becomes p - lr * p.grad."
-    for name, p in zip(names, params):
-        if p.grad is not None and bool((p.grad != 0).any()):
-            return (f"{name}.grad still holds the gradient",
-                    "Reset the gradients after the update (p.grad = None), as zero_grad() does -- or the next "
-                    "backward adds to them.")
+    changed = guard.changes(before[0], x, "x") + guard.changes(before[1], y, "y")
+    if changed:
+        return (f"it changed its input in place: {changed[0]}",
+                "Leave x and y as they are: x.chunk(parts) gives views of the pieces to read.")
+    if any(size > ROWS // parts for size in sizes):
+        return (f"it ran the model on {max(sizes)} rows at once; with parts={parts} a piece has {ROWS // parts}",
+                "Run the model on one piece at a time (x.chunk(parts), y.chunk(parts)): that is what saves "
+                "the memory.")
+    params = [p.detach() for p in model.parameters()]
+    if not _same_params(params, expected):
+        if _same_params(params, start):
+            return ("the parameters did not change",
+                    "After every piece has added its gradient, let the optimizer use it: optimizer.step().")
+        for options, why in _ACCUMULATION_VARIANTS:
+            variant = _accumulation_setup(torch, adam)
+            _accumulation_variant(torch, parts, **options)(*variant)
+            if _same_params(params, [p.detach() for p in variant[0].parameters()]):
+                return ("the parameters after it are not those of one step on the whole batch", why)
+        found = differences(params[0], expected[0], where="the first weight after the step", grads=False)
+        return (found[0] if found else "the parameters after it are not those of one step on the whole batch",
+                "Clear the gradients, add each piece's gradient (its loss divided by `parts`), step once.")
+    if got is None:
+        return "it returned None", "Return the loss of the whole batch as a float."
+    if is_tensor(got):
+        return "it returned a tensor", "Return the loss as a Python float: .item()."
+    if parts > 1:
+        for options, why in ((dict(loss="last"), "That is the loss of the last piece only."),
+                             (dict(loss="sum"), "That is the sum of the pieces' losses, `parts` times the mean.")):
+            variant = _accumulation_setup(torch, adam)
+            wrong_loss = _accumulation_variant(torch, parts, **options)(*variant)
+            if isinstance(got, float) and not differences(got, wrong_loss):
+                return f"it returned {got:.4g}, not the loss of the whole batch", \
+                    why + " The whole batch's MSELoss is the mean of the pieces' losses (equal pieces)."
+    found = differences(got, expected_loss, where="the returned loss")
+    if found:
+        return found[0], "Return the loss of the whole batch: the mean of the pieces' losses."
     return None
 
 
 @always_a_verdict
-def check_sgd_step(sgd_step):
-    """Exercise 2: ``sgd_step(params, lr)`` updates in place under no_grad, then resets the grads."""
-    what = "a function body that updates each p in params in place and sets p.grad to None"
-    if is_stub(sgd_step):
+def check_accumulated_step(accumulated_step):
+    """Exercise 2: ``accumulated_step(model, optimizer, x, y, parts)`` makes the step of the whole
+    batch from ``parts`` pieces (gradient accumulation) and returns the whole batch's loss."""
+    what = ("a function body that clears the gradients, adds those of each piece, steps once and returns "
+            "the loss of the whole batch")
+    if is_stub(accumulated_step):
         return not_answered(what)
-    if not callable(sgd_step):
-        return wrong(f"`sgd_step` should be a function ({what}); it is {kind(sgd_step)}.")
+    if not callable(accumulated_step):
+        return wrong(f"`accumulated_step` should be a function ({what}); it is {kind(accumulated_step)}.")
     for index, (_, module) in enumerate(libraries()):
-        problem = _sgd_problem(sgd_step, module)
-        if problem is not None:
-            found, why = problem
-            if found == "stub":
-                return not_answered(what)
-            if index > 0:
-                return works_only_on_tensorlab("`sgd_step`", module, found)
-            return wrong(f"`sgd_step`: {found}.", why)
-    return correct("That is SGD: `p.add_(grad, alpha=-lr)` in tensorlab/optim/sgd.py, then zero_grad().")
+        for adam in (False, True):
+            for parts in PARTS:
+                problem = _accumulation_problem(accumulated_step, module, adam, parts)
+                if problem is None:
+                    continue
+                found, why = problem
+                if found == "stub":
+                    return not_answered(what)
+                where = f"`accumulated_step` with {'Adam' if adam else 'SGD'} and parts={parts}"
+                if index > 0:
+                    return works_only_on_tensorlab(where, module, found)
+                return wrong(f"{where}: {found}.", why)
+    return correct("The gradient of a mean is the mean of the gradients: `parts` backwards of loss / parts "
+                   "add up to the big batch's gradient, with a piece's memory.")
 
 
 # -- exercise 3: a training step -----------------------------------------------------------------------

@@ -11,16 +11,28 @@ from tensorlab import nn
 
 def test_every_check_accepts_its_solution(mode, capsys):
     assert check.check_gradient_predictions(solution.predictions)
-    assert check.check_sgd_step(solution.sgd_step)
+    assert check.check_accumulated_step(solution.accumulated_step)
     assert check.check_train_step(solution.train_step)
     assert capsys.readouterr().out.count("Correct!") == 3
 
 
-def _sgd_with_zero(params, lr):
-    with torch.no_grad():
-        for p in params:
-            p.sub_(lr * p.grad)
-            p.grad.zero_()
+def _weighted_by_rows(model, optimizer, x, y, parts):
+    model.zero_grad()
+    total = 0.0
+    for part_x, part_y in zip(torch.chunk(x, parts), torch.chunk(y, parts)):
+        loss = nn.functional.mse_loss(model(part_x), part_y) * (len(part_x) / len(x))
+        loss.backward()
+        total += loss.item()
+    optimizer.step()
+    return total
+
+
+def _one_backward_of_the_summed_pieces(model, optimizer, x, y, parts):
+    optimizer.zero_grad(set_to_none=False)
+    loss = sum(nn.MSELoss()(model(a), b) for a, b in zip(x.chunk(parts), y.chunk(parts))) / parts
+    loss.backward()
+    optimizer.step()
+    return loss.item()
 
 
 def _step_with_model_zero_grad(model, optimizer, x, y):
@@ -33,13 +45,14 @@ def _step_with_model_zero_grad(model, optimizer, x, y):
 
 def test_other_correct_answers_are_accepted(mode):
     assert check.check_gradient_predictions([6.0, 1.4, None, 1.12, 5.04])
-    assert check.check_sgd_step(_sgd_with_zero)
+    assert check.check_accumulated_step(_weighted_by_rows)
+    assert check.check_accumulated_step(_one_backward_of_the_summed_pieces)
     assert check.check_train_step(_step_with_model_zero_grad)
 
 
 def test_stubs_get_a_fixed_message(mode):
-    for verdict in (check.check_gradient_predictions(...), check.check_sgd_step(lambda params, lr: ...),
-                    check.check_train_step(lambda model, optimizer, x, y: ...), check.check_sgd_step(...),
+    for verdict in (check.check_gradient_predictions(...), check.check_accumulated_step(lambda model, optimizer, x, y, parts: ...),
+                    check.check_train_step(lambda model, optimizer, x, y: ...), check.check_accumulated_step(...),
                     check.check_train_step(...)):
         assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
 
@@ -56,55 +69,52 @@ def test_wrong_gradient_predictions(mode, answer, phrases):
     assert_rejected(verdict, phrases)
 
 
-def _no_no_grad(params, lr):
-    for p in params:
-        p -= lr * p.grad
-        p.grad = None
+def _accumulate(scale=True, zero="start", step="end", returns="mean", whole=False):
+    """An accumulation step with one of the usual mistakes."""
+    def answer(model, optimizer, x, y, parts):
+        if zero == "start":
+            optimizer.zero_grad()
+        losses = []
+        for part_x, part_y in zip(x.chunk(parts), y.chunk(parts)):
+            if zero == "loop":
+                optimizer.zero_grad()
+            loss = nn.MSELoss()(model(part_x), part_y)
+            (loss / parts if scale else loss).backward()
+            losses.append(loss.item())
+            if step == "loop":
+                optimizer.step()
+        if step == "end":
+            optimizer.step()
+        if whole:
+            with torch.no_grad():
+                return nn.MSELoss()(model(x), y).item()
+        if returns == "tensor":
+            return torch.tensor(sum(losses) / parts)
+        return {"mean": sum(losses) / parts, "last": losses[-1], "sum": sum(losses), "none": None}[returns]
+    return answer
 
 
-def _rebinds(params, lr):
-    with torch.no_grad():
-        for p in params:
-            p = p - lr * p.grad  # noqa: PLW2901 - the bug under test
-
-
-def _uphill(params, lr):
-    with torch.no_grad():
-        for p in params:
-            p += lr * p.grad
-            p.grad = None
-
-
-def _keeps_grads(params, lr):
-    with torch.no_grad():
-        for p in params:
-            p -= lr * p.grad
-
-
-def _no_lr(params, lr):
-    with torch.no_grad():
-        for p in params:
-            p -= p.grad
-            p.grad = None
-
-
-def _grad_first(params, lr):
-    with torch.no_grad():
-        for p in params:
-            p.grad = None
-            p -= lr * p.grad
+def _halves_in_place(model, optimizer, x, y, parts):
+    x /= 1                                          # noqa: the bug under test: writes into the input
+    return solution.accumulated_step(model, optimizer, x, y, parts)
 
 
 @pytest.mark.parametrize("answer, phrases", [
-    (_no_no_grad, ["raised RuntimeError: a leaf Variable", "torch.no_grad()"]),
-    (_rebinds, ["weight did not change", "only rebinds the loop variable"]),
-    (_uphill, ["weight moved the wrong way", "*down* the gradient"]),
-    (_keeps_grads, ["weight.grad still holds the gradient", "p.grad = None"]),
-    (_no_lr, ["moved by the whole gradient", "learning rate"]),
-    (_grad_first, ["raised TypeError", "before you set it to None"]),
+    (_accumulate(scale=False), ["with SGD and parts=3", "Divide each piece's loss by `parts`"]),
+    (_accumulate(zero="loop"), ["throws away the gradients of the earlier pieces"]),
+    (_accumulate(zero="never"), ["still held an earlier gradient"]),
+    (_accumulate(step="loop"), ["call optimizer.step() once"]),
+    (_accumulate(step="never"), ["the parameters did not change", "optimizer.step()"]),
+    (_accumulate(returns="last"), ["not the loss of the whole batch", "the last piece only"]),
+    (_accumulate(returns="sum"), ["`parts` times the mean"]),
+    (_accumulate(returns="tensor"), ["returned a tensor", ".item()"]),
+    (_accumulate(returns="none"), ["returned None"]),
+    (_accumulate(whole=True), ["ran the model on 12 rows at once", "one piece at a time"]),
+    (_halves_in_place, ["changed its input in place", "`x`"]),
+    (solution.train_step, ["raised TypeError"]),
 ])
-def test_wrong_sgd_steps(mode, answer, phrases):
-    verdict = check.check_sgd_step(answer)
+def test_wrong_accumulation_steps(mode, answer, phrases):
+    verdict = check.check_accumulated_step(answer)
     assert_rejected(verdict, phrases)
 
 
@@ -198,7 +208,8 @@ def test_the_hostile_pass_answers_get_a_verdict(mode, monkeypatch):
                     ["`train_step`: it called sys.exit()"])
     assert_rejected(check.check_train_step(endless), ["`train_step`: it did not finish within 0.2 seconds",
                                                       "a loop that never ends"])
-    assert_rejected(check.check_sgd_step(lambda params, lr: sys.exit(2)), ["it called sys.exit()"])
+    assert_rejected(check.check_accumulated_step(lambda model, optimizer, x, y, parts: sys.exit(2)),
+                    ["it called sys.exit()"])
 
     def step_with_odd_loss(model, optimizer, x, y):
         solution.train_step(model, optimizer, x, y)

@@ -7,12 +7,16 @@ from tensorlab import nn
 predictions = (6.0, 1.4, None, 1.12, 5.04)
 
 
-# Exercise 2: what SGD's step and zero_grad do, by hand.
-def sgd_step(params, lr):
-    with torch.no_grad():          # the update is not part of any model's graph
-        for p in params:
-            p -= lr * p.grad       # in place: the model holds this very tensor
-            p.grad = None          # what optimizer.zero_grad() does by default
+# Exercise 2: gradient accumulation -- the gradient of a mean is the mean of the pieces' gradients.
+def accumulated_step(model, optimizer, x, y, parts):
+    optimizer.zero_grad()                       # once, before the first piece
+    total = 0.0
+    for part_x, part_y in zip(x.chunk(parts), y.chunk(parts)):
+        loss = nn.MSELoss()(model(part_x), part_y) / parts   # each piece's share of the whole batch's mean
+        loss.backward()                         # adds into .grad
+        total += loss.item()
+    optimizer.step()                            # once, with the gradient of the whole batch
+    return total
 
 
 # Exercise 3: the two bugs were the missing zero_grad (gradients accumulate) and the hand-written
