@@ -1,6 +1,6 @@
 # Two commands do all set-up on a fresh clone:
 #   make lab   -- create .venv, install tensorlab with its extras, open the course in JupyterLab
-#                 (at the repository root, on course/00_welcome.ipynb)
+#                 (at the repository root, on course/00_welcome.ipynb; `make lab LANG=zh`: course/zh/)
 #   make test  -- create .venv, install, run every test: unit/property/oracle tests (tests/),
 #                 doctests (tensorlab/, widgets/, coursekit/), lesson notebooks and widget demos
 #                 under nbval (course/, widgets/demos/), browser
@@ -37,8 +37,9 @@ $(STAMP): pyproject.toml tools/lab-overrides.json
 
 # JupyterLab at the repository root, so a lesson's "read the source" links open tensorlab/'s files;
 # it lands on the welcome lesson. (As root, e.g. in a container, Jupyter needs --allow-root.)
+# `make lab LANG=zh` (or any zh* locale, e.g. LANG=zh_CN.UTF-8) opens the Chinese edition, course/zh/.
 lab: install
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. course/00_welcome.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. course/$(if $(filter zh%,$(LANG)),zh/)00_welcome.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # pytest exits with 5 when it collected no tests; that is not a failure of the project.
 test: install

@@ -26,7 +26,8 @@ RESULTS = ROOT / "test-results" / "untrusted"
 
 TRUSTED = "course/07_the_backward_graph.ipynb"   # the one notebook the lab below has been told to trust
 STORED = sorted(p.relative_to(ROOT).as_posix() for p in
-                list((ROOT / "course").glob("[0-9][0-9]_*.ipynb")) + list((ROOT / "widgets" / "demos").glob("*.ipynb")))
+                list((ROOT / "course").glob("[0-9][0-9]_*.ipynb")) + list((ROOT / "course" / "zh").glob("[0-9][0-9]_*.ipynb"))
+                + list((ROOT / "widgets" / "demos").glob("*.ipynb")))
 
 
 def stored_pictures(path):
@@ -41,6 +42,12 @@ def stored_pictures(path):
             elif "image/png" in data or "image/jpeg" in data:
                 count += 1
     return count
+
+
+def shot_name(path):
+    """``01_tensors``, ``zh-01_tensors``: one screenshot name per notebook of either edition."""
+    parts = Path(path).parts
+    return ("zh-" if "zh" in parts else "") + Path(path).stem
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +95,7 @@ def test_opened_untrusted_every_stored_picture_displays(untrusted_lab, path):
             size = image.evaluate("img => [img.naturalWidth, img.naturalHeight]")
             assert size[0] > 0 and size[1] > 0, f"{path}: picture {k + 1} is stored but does not decode"
             if k < 4:
-                image.screenshot(path=str(RESULTS / f"{Path(path).stem}-{k + 1}.png"))
+                image.screenshot(path=str(RESULTS / f"{shot_name(path)}-{k + 1}.png"))
         text = notebook.inner_text()
         assert "Error displaying widget" not in text
     finally:
@@ -132,5 +139,30 @@ def test_read_the_source_link_opens_the_file(untrusted_lab):
         page.wait_for_function("() => document.querySelector('.jp-FileEditor').innerText.includes('UntypedStorage')")
         RESULTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(RESULTS / "source-link.png"))
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_chinese_lesson_renders_its_characters(untrusted_lab):
+    """The Chinese edition needs a CJK font where the browser runs (Debian: fonts-noto-cjk, which
+    .ci/run installs): without one every character draws as the same empty box. Two different
+    characters drawn with the lesson's own font must therefore differ, pixel for pixel."""
+    browser, base, token = untrusted_lab
+    page, notebook = open_without_running(browser, base, token, "course/zh/01_tensors.ipynb")
+    try:
+        heading = notebook.locator(".jp-RenderedMarkdown h1").first
+        heading.wait_for()
+        assert "张量" in heading.inner_text()
+        same = heading.evaluate("""h => {
+            const font = getComputedStyle(h).font, draw = ch => {
+                const c = document.createElement('canvas'); c.width = c.height = 64;
+                const g = c.getContext('2d'); g.font = font; g.fillText(ch, 4, 48);
+                return Array.from(g.getImageData(0, 0, 64, 64).data).join(); };
+            return draw('张') === draw('量'); }""")
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(RESULTS / "zh-01_tensors-page.png"))
+        assert not same, "Chinese characters draw as identical boxes: install a CJK font (fonts-noto-cjk)"
     finally:
         page.close()

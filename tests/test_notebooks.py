@@ -21,6 +21,12 @@ def _build_module():
 
 build = _build_module()
 LESSONS = build.lessons()
+CHINESE = sorted((COURSE / "zh").glob(build.LESSON_GLOB))   # the Chinese edition (tools/translate.py)
+EDITIONS = LESSONS + CHINESE
+
+
+def _name(path):
+    return path.relative_to(COURSE).as_posix() if COURSE in path.parents else path.name
 
 
 def _code_cells(path):
@@ -39,7 +45,7 @@ def test_lesson_file_names_are_numbered_and_unique():
         assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", p.name), p.name
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", EDITIONS, ids=_name)
 def test_lesson_is_stored_as_built_top_to_bottom(path):
     """Outputs come from `python tools/build_course.py`: one run, every cell in order, none failed."""
     nb, cells = _code_cells(path)
@@ -53,13 +59,13 @@ def test_lesson_is_stored_as_built_top_to_bottom(path):
     assert any(c.outputs for c in cells), f"{path.name} is stored without outputs"
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", EDITIONS, ids=_name)
 def test_lesson_seeds_before_anything_else(path):
     _, cells = _code_cells(path)
     assert "manual_seed(" in cells[0].source, f"{path.name}: the first code cell must seed the generator"
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", EDITIONS, ids=_name)
 def test_lesson_has_a_title(path):
     assert build.title(path) != path.stem, f"{path.name}: its first Markdown cell needs a '# ' heading"
 
@@ -107,7 +113,7 @@ def test_build_stores_no_live_widget_view():
 
 
 DEMOS = sorted((ROOT / "widgets" / "demos").glob("*.ipynb"))
-STORED = LESSONS + DEMOS
+STORED = EDITIONS + DEMOS
 
 
 def _outputs(path):
@@ -117,7 +123,7 @@ def _outputs(path):
             yield number, out
 
 
-@pytest.mark.parametrize("path", STORED, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", STORED, ids=_name)
 def test_every_stored_picture_displays_untrusted(path):
     """JupyterLab sanitizes the HTML of a notebook it did not run (every lesson a learner opens
     first, on JupyterHub and Binder too): an inline ``<svg>`` is stripped to run-together text and
@@ -135,7 +141,7 @@ def test_every_stored_picture_displays_untrusted(path):
         assert "<script" not in html and "<style" not in html, f"{where}: sanitized away untrusted"
 
 
-@pytest.mark.parametrize("path", STORED, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", STORED, ids=_name)
 def test_stored_notebooks_stay_small(path):
     size = path.stat().st_size
     assert size < 250_000, f"{path.name} is {size // 1000} kB: a drawing is stored too often or too big"
@@ -145,7 +151,7 @@ _SOURCE_PATH = re.compile(r"(?<![\w/.(\[])((?:tensorlab|widgets|coursekit)/[\w/]
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
-@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", EDITIONS, ids=_name)
 def test_every_source_file_a_lesson_names_opens_from_it(path):
     """"Read the source" must be one click: each file path in a lesson's prose is a Markdown link,
     relative to the lesson (JupyterLab, opened at the repository root by `make lab`, opens it in a

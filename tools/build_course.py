@@ -4,6 +4,9 @@
     python tools/build_course.py course/00_welcome.ipynb   # one or several
     python tools/build_course.py --index               # only refresh the lesson list in README.md
 
+Each lesson that has a Chinese translation (i18n/zh/lessons/) is then rebuilt in course/zh/ too
+(tools/translate.py), so one command rebuilds both editions.
+
 Each notebook is executed top to bottom in a fresh ``python3`` kernel started in course/ (the
 kernelspec `make install` points at the project's environment) and written back with its sources
 untouched. Live widget views are not stored: every widget leaves a picture that shows before the
@@ -206,16 +209,26 @@ def main(argv=None):
         if readme.exists() and update_readme(readme, prefix):
             print(f"updated the lesson list in {readme.relative_to(ROOT)}")
     _figures().main([])   # the course map shows each lesson's time: redraw it, embed it afresh
+    if not args.index:    # and the Chinese edition of every built lesson that has a translation
+        translate = _tool("translate")
+        chosen = {Path(n).name for n in args.notebooks} if args.notebooks else None
+        translate.build([p for p in translate.translated_lessons() if chosen is None or p.name in chosen],
+                        timeout=args.timeout)
     return 0
+
+
+def _tool(name):
+    """tools/<name>.py, loaded by path (tools/ is not a package)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"course_{name}", ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _figures():
     """tools/figures.py, which draws the course's static figures."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("course_figures", ROOT / "tools" / "figures.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _tool("figures")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,105 @@
+"""The Chinese edition cannot drift from the English one (tools/translate.py, course/zh/).
+
+Each Markdown cell of a translated lesson has a translation that names the English text it
+translates (by hash); code cells are the English lesson's, unchanged; course/zh/ holds what the
+translation files generate. When an English cell changes, these tests name the cell to retranslate:
+``python tools/translate.py todo course/NN_name.ipynb`` prints it.
+"""
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import translate  # noqa: E402
+
+LESSONS = sorted((ROOT / "course").glob("[0-9][0-9]_*.ipynb"))
+TRANSLATED = translate.translated_lessons()
+
+# Lessons whose Chinese edition is still to be written. The list may only shrink: a lesson that is
+# translated must leave it, and a new English lesson must be translated or added here.
+NOT_YET_TRANSLATED = {
+    "02_storage_and_strides", "03_views_and_broadcasting", "04_ops_and_reductions", "05_indexing_and_gather",
+    "06_autograd_basics", "07_the_backward_graph", "08_inplace_and_versions", "09_custom_functions",
+    "10_higher_order_gradients", "11_modules_and_parameters", "12_containers_and_state_dict",
+    "13_layers_and_losses", "14_convolution", "15_normalization_and_regularization", "16_training_loop",
+    "17_optimizers_and_schedules", "18_data_and_transforms", "19_saving_and_loading",
+    "20_watching_training", "21_sequences", "22_gpus",
+}
+
+
+def cells(path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))["cells"]
+
+
+def test_every_lesson_is_translated_or_listed_as_not_yet():
+    translated = {p.stem for p in TRANSLATED}
+    lessons = {p.stem for p in LESSONS}
+    assert not translated & NOT_YET_TRANSLATED, "translated now: remove from NOT_YET_TRANSLATED"
+    assert lessons - translated <= NOT_YET_TRANSLATED, "a lesson has no Chinese edition"
+    assert NOT_YET_TRANSLATED <= lessons, "NOT_YET_TRANSLATED names a lesson that does not exist"
+
+
+def test_every_translation_file_belongs_to_a_lesson():
+    names = {p.stem for p in LESSONS}
+    for path in translate.TRANSLATIONS.glob("*.md"):
+        assert path.stem in names, f"{path.name} translates no lesson"
+
+
+@pytest.mark.parametrize("lesson", TRANSLATED, ids=lambda p: p.stem)
+def test_translation_is_complete_and_current(lesson):
+    found = translate.problems(lesson)
+    assert not found, (f"{lesson.name}: " + "; ".join(found)
+                       + f" -- run: python tools/translate.py todo course/{lesson.name}")
+
+
+@pytest.mark.parametrize("lesson", TRANSLATED, ids=lambda p: p.stem)
+def test_chinese_lesson_has_the_english_code_and_the_translated_text(lesson):
+    zh_path = translate.ZH / lesson.name
+    assert zh_path.exists(), f"run: python tools/translate.py build course/{lesson.name}"
+    english, chinese = cells(lesson), cells(zh_path)
+    assert [c["id"] for c in chinese] == [c["id"] for c in english]
+    expected = translate.chinese_notebook(lesson).cells
+    for en, zh, want in zip(english, chinese, expected):
+        assert zh["cell_type"] == en["cell_type"]
+        if en["cell_type"] == "code":
+            assert zh["source"] == en["source"], f"cell {en['id']}: code differs from the English lesson"
+        else:
+            assert "".join(zh["source"]) == want.source, (
+                f"cell {en['id']}: not what the translation file gives -- run: "
+                f"python tools/translate.py build course/{lesson.name}")
+
+
+def test_a_changed_english_cell_is_reported_as_drifted(tmp_path):
+    """The drift check itself: change one English Markdown cell and the translation is stale."""
+    import nbformat
+    lesson = TRANSLATED[0]
+    nb = nbformat.read(lesson, as_version=4)
+    cell = next(c for c in nb.cells if c.cell_type == "markdown")
+    cell.source += "\nOne more sentence."
+    changed = tmp_path / lesson.name
+    nbformat.write(nb, changed)
+    found = translate.problems(changed)
+    assert found == [f"cell {cell.id} changed in English since it was translated "
+                     f"(translation of {translate.read_translation(translate.translation_path(lesson))[cell.id][0]}, "
+                     f"English now {translate.text_hash(cell.source)})"]
+
+
+def test_redrawing_a_figure_does_not_make_a_translation_stale():
+    source = "Text.\n\n![alt][fig]\n\n[fig]: data:image/svg+xml;base64,AAAA"
+    assert translate.text_hash(source) == translate.text_hash(source.replace("AAAA", "BBBB"))
+
+
+def test_links_written_from_course_reach_the_same_files_from_course_zh():
+    text = "[a](../tensorlab/storage.py) [b](glossary.md) [c](https://pytorch.org) [d](01_tensors.ipynb)"
+    assert translate._relink(text) == ("[a](../../tensorlab/storage.py) [b](../glossary.md) "
+                                       "[c](https://pytorch.org) [d](01_tensors.ipynb)")
+
+
+def test_the_chinese_readme_lists_every_chinese_lesson():
+    text = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    for path in sorted(translate.ZH.glob("[0-9][0-9]_*.ipynb")):
+        title = translate.read_translation(translate.translation_path(path))[cells(path)[0]["id"]][1].splitlines()[0]
+        assert f"- [{title.lstrip('# ').strip()}](course/zh/{path.name})" in text, f"README.zh.md misses {path.name}"

@@ -1,0 +1,199 @@
+"""The Chinese edition (course/zh/): generated from the English lessons plus translation files.
+
+    python tools/translate.py status               # which lessons are translated, which cells drifted
+    python tools/translate.py todo course/01_tensors.ipynb   # the English text of every cell to (re)translate
+    python tools/translate.py build [LESSON ...]   # write course/zh/NN_*.ipynb and store their outputs
+
+One source: the code cells of a Chinese lesson are the English lesson's, copied; only Markdown is
+translated. Each lesson's translation lives in ``i18n/zh/lessons/<lesson>.md``, one block per
+Markdown cell::
+
+    <!-- cell 558e75ac · en 3f0c1a9b2e -->
+    ## 课程地图
+    ...
+
+The block names the English cell (its id) and a hash of the English text it translates. When the
+English cell changes, the hash no longer matches and tests/test_translations.py fails, naming the cell
+-- so the two editions cannot drift apart silently. ``todo`` prints what to translate, with the header
+line to paste above it.
+
+Figures stay where they are: a Markdown image reference ``![alt][name]`` is translated like any text,
+and its definition line (``[name]: data:image/svg+xml;base64,...``) is copied from the English cell,
+so a translation never carries a picture's bytes. Relative links are written as in the English
+lesson (``../tensorlab/storage.py``, ``glossary.md``); the build rewrites each to reach the same file
+from course/zh/, unless course/zh/ has its own file of that name (``glossary.md``, another lesson).
+
+The stored outputs come from executing the Chinese notebook in course/zh/, where coursekit and the
+widgets speak Chinese (coursekit/language.py).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COURSE = ROOT / "course"
+ZH = COURSE / "zh"
+TRANSLATIONS = ROOT / "i18n" / "zh" / "lessons"
+
+HEADER = re.compile(r"^<!-- cell (\S+) · en ([0-9a-f]{10}) -->[ \t]*$", re.MULTILINE)
+FIGURE_DEFINITION = re.compile(r"^\[[\w-]+\]: data:\S+$", re.MULTILINE)
+LINK = re.compile(r"(\]\()([^)\s#]+)((?:#[^)\s]*)?\))")
+
+
+def english_text(source):
+    """What a translation translates: the cell's Markdown without its figures' data (which change
+    when a figure is redrawn, without any change a translator must follow)."""
+    return FIGURE_DEFINITION.sub("", source).strip()
+
+
+def text_hash(source):
+    """Ten hex digits identifying the English text of a cell."""
+    return hashlib.sha256(english_text(source).encode("utf-8")).hexdigest()[:10]
+
+
+def translation_path(lesson):
+    return TRANSLATIONS / (Path(lesson).stem + ".md")
+
+
+def read_translation(path):
+    """``{cell id: (hash of the English it translates, Chinese text)}`` from a translation file."""
+    text = Path(path).read_text(encoding="utf-8")
+    heads = list(HEADER.finditer(text))
+    blocks = {}
+    for head, following in zip(heads, heads[1:] + [None]):
+        end = following.start() if following else len(text)
+        cell_id, digest = head.group(1), head.group(2)
+        if cell_id in blocks:
+            raise ValueError(f"{path}: cell {cell_id} is translated twice")
+        blocks[cell_id] = (digest, text[head.end():end].strip("\n").rstrip())
+    return blocks
+
+
+def problems(lesson):
+    """What is wrong with a lesson's translation, in words: an untranslated or drifted cell, a block
+    for a cell that no longer exists. Empty when the translation is complete and current."""
+    import nbformat
+    nb = nbformat.read(lesson, as_version=4)
+    blocks = read_translation(translation_path(lesson))
+    found = []
+    markdown_ids = set()
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        markdown_ids.add(cell.id)
+        if cell.id not in blocks:
+            found.append(f"cell {cell.id} has no translation")
+        elif blocks[cell.id][0] != text_hash(cell.source):
+            found.append(f"cell {cell.id} changed in English since it was translated "
+                         f"(translation of {blocks[cell.id][0]}, English now {text_hash(cell.source)})")
+        elif not blocks[cell.id][1].strip():
+            found.append(f"cell {cell.id}: the translation is empty")
+    found += [f"cell {cell_id} is translated but no longer in the English lesson"
+              for cell_id in blocks if cell_id not in markdown_ids]
+    return found
+
+
+def _in_chinese_edition(target):
+    """Does course/zh/ have its own ``target``? A lesson does when it has a translation file (whether
+    or not it is built yet); any other file when it is there."""
+    if re.fullmatch(r"[0-9][0-9]_\w+\.ipynb", target):
+        return translation_path(target).exists() and (COURSE / target).exists()
+    return (ZH / target).exists()
+
+
+def _relink(text):
+    """Rewrite relative links written from course/ so that they work from course/zh/."""
+    def fix(match):
+        target = match.group(2)
+        if re.match(r"[a-z]+:", target) or target.startswith("/") or _in_chinese_edition(target):
+            return match.group(0)
+        if (COURSE / target).exists():
+            return match.group(1) + "../" + target + match.group(3)
+        return match.group(0)
+    return LINK.sub(fix, text)
+
+
+def chinese_notebook(lesson):
+    """The Chinese lesson as a notebook object: English code cells, translated Markdown cells
+    (figure definitions copied from the English cell), no outputs yet."""
+    import copy
+
+    import nbformat
+    nb = nbformat.read(lesson, as_version=4)
+    blocks = read_translation(translation_path(lesson))
+    missing = problems(lesson)
+    if missing:
+        raise SystemExit(f"{Path(lesson).name}: the translation is not current:\n  " + "\n  ".join(missing))
+    zh = copy.deepcopy(nb)
+    for cell in zh.cells:
+        if cell.cell_type == "markdown":
+            figures = FIGURE_DEFINITION.findall(cell.source)
+            cell.source = "\n\n".join([_relink(blocks[cell.id][1]), *figures]) if figures else _relink(blocks[cell.id][1])
+        elif cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    zh.metadata["language"] = "zh-CN"
+    return zh
+
+
+def translated_lessons():
+    """The English lessons that have a translation file, in course order."""
+    return [p for p in sorted(COURSE.glob("[0-9][0-9]_*.ipynb")) if translation_path(p).exists()]
+
+
+def build(lessons, timeout=600):
+    """Write each lesson's Chinese notebook into course/zh/ and execute it there (tools/build_course.py)."""
+    import nbformat
+    sys.path.insert(0, str(ROOT / "tools"))
+    import build_course
+    build_course._kernel_environment()
+    ZH.mkdir(exist_ok=True)
+    targets = [ZH / Path(lesson).name for lesson in lessons]
+    for lesson, target in zip(lessons, targets):  # all written first: a lesson may list the others
+        target.write_text(nbformat.writes(chinese_notebook(lesson)) + "\n", encoding="utf-8")
+    for target in targets:
+        build_course.build(target, timeout=timeout)
+        print(f"built {target.relative_to(ROOT)}")
+
+
+def todo(lesson):
+    """The English text of each cell that needs (re)translating, under the header line to use."""
+    import nbformat
+    nb = nbformat.read(lesson, as_version=4)
+    path = translation_path(lesson)
+    blocks = read_translation(path) if path.exists() else {}
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and blocks.get(cell.id, (None,))[0] != text_hash(cell.source):
+            print(f"<!-- cell {cell.id} · en {text_hash(cell.source)} -->")
+            print(english_text(cell.source), end="\n\n")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("status", help="which lessons are translated, and what drifted")
+    p_todo = sub.add_parser("todo", help="print the English cells to (re)translate")
+    p_todo.add_argument("lesson", type=Path)
+    p_build = sub.add_parser("build", help="write and execute course/zh/ lessons")
+    p_build.add_argument("lessons", nargs="*", type=Path, help="English lessons (default: every translated one)")
+    args = parser.parse_args(argv)
+    if args.command == "status":
+        for lesson in sorted(COURSE.glob("[0-9][0-9]_*.ipynb")):
+            if not translation_path(lesson).exists():
+                print(f"{lesson.name}: not translated")
+                continue
+            found = problems(lesson)
+            print(f"{lesson.name}: " + ("current" if not found else f"{len(found)} to fix"))
+            for line in found:
+                print(f"  {line}")
+    elif args.command == "todo":
+        todo(args.lesson)
+    else:
+        build([COURSE / p.name for p in args.lessons] or translated_lessons())
+
+
+if __name__ == "__main__":
+    main()
