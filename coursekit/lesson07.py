@@ -9,9 +9,10 @@
 import warnings
 
 from . import guard
-from .check import Case, Question, always_a_verdict, check_function, check_predictions, wrong
-from .compare import is_tensor
-from .libs import on
+from .check import (Case, Question, always_a_verdict, check_function, check_predictions, correct, is_stub,
+                    not_answered, raised, works_only_on_tensorlab, wrong)
+from .compare import is_tensor, kind
+from .libs import libraries, on
 from .solutions import lesson07 as solution
 
 
@@ -210,3 +211,151 @@ def check_hidden_gradient(hidden_gradient):
                               what="a function body that returns the gradient of the loss with respect to h",
                               diagnoses=[_diagnose_hidden], extra=_w_grad_filled,
                               note="A tensor hook sees the gradient of a non-leaf as it passes by.")
+
+
+# -- exercise 4: write the engine's schedule ---------------------------------------------------------------
+
+def _used_twice(torch):
+    """y = h + h * h: the engine must wait for both of h's uses; breadth-first order reaches h's node
+    before the product that still has to send it a gradient."""
+    x = torch.tensor([1., 2.], requires_grad=True)
+    h = x.exp()
+    hh = h * h
+    y = h + hh
+    return y.sum(), {"x": x, "h": h, "h * h": hh, "y": y}
+
+
+def _with_a_constant(torch):
+    w = torch.tensor([0.5, -1.], requires_grad=True)
+    c = torch.tensor([2., 3.])
+    wc = w * c
+    t = wc.tanh()
+    return (t * t).mean(), {"w": w, "w * c": wc, "t": t}
+
+
+def _two_leaves(torch):
+    a = torch.tensor([1., -0.5], requires_grad=True)
+    b = torch.tensor([0.25, 2.], requires_grad=True)
+    s = a * b
+    e = s.exp()
+    ea = e * a
+    z = s + ea
+    return z.sum(), {"a": a, "b": b, "s = a * b": s, "s.exp()": e, "s.exp() * a": ea, "z": z}
+
+
+ORDER_CASES = [
+    ("loss = (h + h * h).sum() with h = x.exp()", _used_twice),
+    ("loss = (t * t).mean() with t = (w * c).tanh(), c a constant", _with_a_constant),
+    ("loss = (s + s.exp() * a).sum() with s = a * b", _two_leaves),
+]
+
+
+def _labeller(loss, tensors):
+    """A function naming a node for messages: its class, and the tensor it made (or the leaf it feeds)."""
+    made = {}
+    for name, t in tensors.items():
+        if t.grad_fn is not None:
+            made[t.grad_fn] = name
+    made.setdefault(loss.grad_fn, "loss")
+
+    def label(node):
+        name = type(node).__name__
+        if name == "AccumulateGrad":
+            for leaf, t in tensors.items():
+                if getattr(node, "variable", None) is t:
+                    return f"AccumulateGrad ({leaf})"
+        return f"{name} ({made[node]})" if node in made else name
+    return label
+
+
+def _order_problem(order, loss, tensors, torch):
+    """(what is off, why) about ``order`` as a schedule of ``loss``'s graph, or None when it is one."""
+    counts = dependency_counts(loss)
+    label = _labeller(loss, tensors)
+    if not isinstance(order, (list, tuple)):
+        return (f"it returned {kind(order)}, not a list",
+                "Collect the nodes in a list, in the order they would run, and return it.")
+    if any(isinstance(n, str) for n in order):
+        return ("the list holds strings",
+                "Return the nodes themselves (the grad_fn objects and AccumulateGrad nodes), not their names: "
+                "a graph can have two nodes of one name, such as two MulBackward0.")
+    if any(n is None for n in order):
+        return ("the list holds None",
+                "A None edge leads nowhere (an input that needs no gradient): skip it, it is not a node.")
+    if any(is_tensor(n) for n in order):
+        return ("the list holds tensors",
+                "Return the graph's nodes: loss.grad_fn, then what you find along next_functions -- not tensors.")
+    strangers = [n for n in order if n not in counts]
+    if strangers:
+        return (f"{kind(strangers[0])} ({strangers[0]!r}) is not a node of this loss's graph",
+                "Start from loss.grad_fn and follow next_functions; every node you return must be reached that way.")
+    seen = {}
+    for n in order:
+        seen[n] = seen.get(n, 0) + 1
+    twice = [n for n in seen if seen[n] > 1]
+    if twice:
+        return (f"{label(twice[0])} appears {seen[twice[0]]} times",
+                "The engine runs each node once, when all its gradients have arrived. Did you add a node each "
+                "time an edge reaches it? Count its edges down instead, and add it when the count reaches 0.")
+    missing = [n for n in counts if n not in seen]
+    if missing:
+        if all(type(n).__name__ == "AccumulateGrad" for n in missing):
+            return (f"{label(missing[0])} is missing",
+                    "AccumulateGrad nodes run too -- they are what puts the gradient into a leaf's .grad. "
+                    "Include every node you reach, the leaves' nodes as well.")
+        return (f"{len(missing)} node(s) missing, e.g. {label(missing[0])}",
+                "Follow every edge of a node (all of next_functions, not only the first), and visit each node "
+                "that becomes ready.")
+    if _valid(order[::-1]):
+        return (f"{label(order[0])} comes first", "That is the order reversed: backward starts at "
+                "loss.grad_fn, where the gradient 1 enters, and ends at the leaves' AccumulateGrad nodes.")
+    position = {n: i for i, n in enumerate(order)}
+    late = [(node, nxt) for node in order for nxt, _ in node.next_functions
+            if nxt is not None and position[nxt] < position[node]]
+    if late:
+        node, nxt = late[0]
+        return (f"{label(nxt)} comes before {label(node)}, which sends it a gradient",
+                "A node is ready only when every node with an edge into it has run: a node used twice must "
+                "wait for both uses. Visiting in breadth-first or depth-first order is not enough -- count "
+                "each node's incoming edges (dependency_counts), count them down as gradients are sent, and "
+                "take a node only when its count reaches 0.")
+    return None
+
+
+def _valid(order):
+    """True when every node comes after all the nodes with an edge into it."""
+    position = {n: i for i, n in enumerate(order)}
+    return all(position.get(nxt, -1) > position[node] for node in order for nxt, _ in node.next_functions
+               if nxt is not None)
+
+
+@always_a_verdict
+def check_backward_order(backward_order):
+    """Exercise 4: ``backward_order(loss)`` lists the nodes of loss's graph in an order the engine
+    could run them -- any order in which each node comes once, after every node that sends it a gradient."""
+    what = "a function body that returns the list of nodes in an order the engine could run them"
+    if is_stub(backward_order):
+        return not_answered(what)
+    if not callable(backward_order):
+        return wrong(f"`backward_order` should be a function ({what}); it is {kind(backward_order)}.")
+    for index, (_, library) in enumerate(libraries()):
+        function = on(library, backward_order)
+        for label, make in ORDER_CASES:
+            loss, tensors = make(library)
+            order, error = guard.run(function, loss)
+            if index == 0 and error is None and order is Ellipsis:
+                return not_answered(what)
+            if error is not None:
+                found, why = raised(error, "Start from loss.grad_fn; node.next_functions is a tuple of "
+                                           "(node, input_nr) pairs whose node may be None -- skip those.")
+                if isinstance(error, AttributeError) and "NoneType" in str(error):
+                    why = "A None edge (an input that needs no gradient) has no node behind it: skip it."
+            else:
+                problem = _order_problem(order, loss, tensors, library)
+                if problem is None:
+                    continue
+                found, why = problem
+            if index > 0:
+                return works_only_on_tensorlab(f"`backward_order` on {label}", library, found)
+            return wrong(f"`backward_order` on {label}: {found}.", why)
+    return correct("That is the engine's schedule: count the edges in, then run what is ready.")

@@ -11,8 +11,8 @@ cover; :func:`check_freeze` is written here with the same parts (``libraries``, 
 from . import guard
 from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
                     works_only_on_tensorlab)
-from .compare import kind
-from .libs import libraries, on
+from .compare import differences, is_tensor, kind
+from .libs import class_on, libraries, on
 from .solutions import lesson11 as solution
 
 
@@ -209,3 +209,132 @@ def check_freeze(freeze_all_but_last):
                     return works_only_on_tensorlab(f"`freeze_all_but_last` on {label}", library, found)
                 return wrong(f"`freeze_all_but_last` on {label}: {found}.", why)
     return correct("An optimizer now changes only the last layer: the frozen parameters get no .grad.")
+
+
+# -- exercise 4: a module with a buffer and a parameter ---------------------------------------------------
+
+STANDARDIZE_MEANS = (lambda torch: torch.tensor([1., -2., 0.5]), lambda torch: torch.tensor([0.25, 0.]))
+
+
+def _registration_problem(m, mean, torch):
+    """(what is off, why) about what ``Standardize(mean)`` registered, or None."""
+    params, buffers = dict(m.named_parameters()), dict(m.named_buffers())
+    attrs = vars(m)
+    if "mean" in params:
+        return ("mean is a parameter",
+                "parameters() hands mean to the optimizer, which would change it at every step. A tensor that "
+                "belongs to the module but is not learned is a *buffer*: register_buffer.")
+    if "gain" not in params:
+        if "gain" in buffers:
+            return ("gain is a buffer, not a parameter",
+                    "Buffers are not learned: an optimizer built from parameters() would never see gain. "
+                    "Wrap it in nn.Parameter.")
+        if "gain" in attrs and hasattr(attrs["gain"], "requires_grad"):
+            return ("gain is not in parameters(): it is a plain tensor attribute",
+                    "requires_grad=True does not register a tensor; Module.__setattr__ registers an "
+                    "nn.Parameter (or use register_parameter).")
+        return ("Standardize has no parameter named gain",
+                f"parameters() gives {sorted(params) or 'nothing'}; make gain an nn.Parameter of `self`.")
+    if "mean" not in buffers:
+        if "mean" in attrs:
+            return ("mean is not in buffers(): it is a plain tensor attribute",
+                    "self.mean = tensor keeps it out of buffers() and state_dict(), and .to() leaves it "
+                    "behind. register_buffer(name, tensor) registers it.")
+        return "Standardize has no buffer named mean", "Register the given mean with register_buffer."
+    extra = sorted(set(params) - {"gain"}) + sorted(set(buffers) - {"mean"})
+    if extra:
+        return (f"it also registers {', '.join(extra)}",
+                "Standardize holds exactly two tensors: the buffer mean and the parameter gain.")
+    if set(m.state_dict()) != {"gain", "mean"}:
+        return (f"state_dict() has the keys {sorted(m.state_dict())}",
+                "persistent=False keeps a buffer out of state_dict(): a saved model would lose its mean. "
+                "Register mean as an ordinary (persistent) buffer.")
+    gain = params["gain"]
+    if tuple(gain.shape) != tuple(mean.shape):
+        return (f"gain has shape {tuple(gain.shape)}, not the shape of mean, {tuple(mean.shape)}",
+                "One gain per feature: make it like mean.")
+    if differences(gain.detach(), torch.ones_like(mean), where="gain", grads=False):
+        return ("gain does not start at ones",
+                "At first the module should only shift: (x - mean) * 1. torch.ones_like(mean) has the right "
+                "shape and dtype.")
+    if differences(buffers["mean"], mean, where="mean", grads=False):
+        return "the buffer mean does not hold the given values", "Register the tensor passed to __init__."
+    return None
+
+
+def _forward_problem(m, mean, torch):
+    """(what is off, why) about ``m``'s forward and gradient, or None."""
+    x = torch.linspace(-2., 2., 4 * mean.numel()).reshape(4, mean.numel())
+    for gain in (torch.ones_like(mean), torch.linspace(0.5, 2., mean.numel())):
+        with torch.no_grad():
+            m.gain.copy_(gain)
+        m.gain.grad = None
+        y, error = guard.run(m, x)
+        if error is not None:
+            return raised(error, "forward computes (x - self.mean) * self.gain for x of shape (batch, n): "
+                                 "broadcasting lines the (n,) tensors up with x's last dimension.",
+                          subject="forward")
+        expected = (x - mean) * gain
+        found = differences(y.detach() if is_tensor(y) else y, expected, where="the output", grads=False)
+        if found:
+            if is_tensor(y) and tuple(y.shape) == tuple(expected.shape):
+                if not differences(y.detach(), x - mean, grads=False):
+                    return (found[0] + " (when gain is not all ones)",
+                            "forward must use self.gain -- the registered Parameter -- so that training "
+                            "changes what the module computes.")
+                if not differences(y.detach(), x * gain - mean, grads=False):
+                    return found[0] + " (when gain is not all ones)", "Subtract the mean first, then scale."
+            return found[0], "forward returns (x - self.mean) * self.gain."
+    if not y.requires_grad:
+        return ("the output does not require grad",
+                "forward must use self.gain itself, not self.gain.data or a detached copy: the graph has "
+                "to reach the parameter.")
+    y.sum().backward()
+    if m.gain.grad is None:
+        return "after backward, gain.grad is None", "The output must be computed from self.gain."
+    grad = differences(m.gain.grad, (x - mean).sum(0), where="gain.grad", grads=False)
+    if grad:
+        return grad[0], "forward returns (x - self.mean) * self.gain, computed from self.gain."
+    m.to(torch.float64)
+    if m.mean.dtype != torch.float64 or m.gain.dtype != torch.float64:
+        return ("after .to(torch.float64), mean or gain is still float32",
+                "Only registered tensors are converted: register mean with register_buffer and gain as a Parameter.")
+    return None
+
+
+@always_a_verdict
+def check_standardize(Standardize):
+    """Exercise 4: a Module ``Standardize(mean)``: buffer ``mean``, parameter ``gain`` (ones), and
+    ``forward(x) = (x - mean) * gain``."""
+    what = "a class Standardize: __init__ registers the buffer mean and the parameter gain, forward computes"
+    what += " (x - mean) * gain"
+    if is_stub(Standardize):
+        return not_answered(what)
+    if not isinstance(Standardize, type):
+        return wrong(f"`Standardize` should be a class (a subclass of nn.Module); it is {kind(Standardize)}.")
+    for index, (_, library) in enumerate(libraries()):
+        cls = class_on(library, Standardize)
+        for make_mean in STANDARDIZE_MEANS:
+            mean = make_mean(library)
+            label = f"Standardize(torch.tensor({mean.tolist()}))"
+            m, error = guard.run(cls, mean.clone())
+            if error is not None:
+                found, why = raised(error, "__init__ gets the mean tensor: register it with register_buffer, and "
+                                           "make gain an nn.Parameter.", subject=label)
+                if "before Module.__init__() call" in str(error):
+                    why = ("Call super().__init__() first: it creates the dictionaries that hold parameters, "
+                           "buffers and submodules.")
+            else:
+                first, _ = guard.run(m, library.ones(3, mean.numel()))
+                if index == 0 and first is Ellipsis:
+                    return not_answered(what)
+                problem = _registration_problem(m, mean, library) or _forward_problem(m, mean, library)
+                if problem is None:
+                    continue
+                found, why = problem
+                found = f"{label}: {found}"
+            if index > 0:
+                return works_only_on_tensorlab("`Standardize`", library, found)
+            return wrong(found + ".", why)
+    return correct("register_buffer for state that is kept but not learned, nn.Parameter for what training "
+                   "changes: both are saved in state_dict() and converted by .to().")

@@ -114,3 +114,47 @@ def namespace(library):
     patched["__import__"] = importer(library)
     return {"__name__": "__crosscheck__", "__builtins__": patched, "torch": library,
             "np": numpy, "numpy": numpy}
+
+
+def _class_counterpart(base, library):
+    """The class of ``library`` that plays the role of ``base`` (``tensorlab.nn.Module`` ->
+    ``torch.nn.Module``); ``base`` itself when it belongs to neither library."""
+    top = base.__module__.split(".")[0]
+    if top not in ("tensorlab", "torch"):
+        return base
+    module = importlib.import_module(library.__name__ + base.__module__[len(top):])
+    return getattr(module, base.__name__)
+
+
+def _method_on(library, function, old, new):
+    """:func:`on` for a method of class ``old`` re-created as ``new``: ``super(Old, self)`` and the
+    zero-argument ``super()`` (which reads the ``__class__`` cell) then mean ``new``."""
+    copy = on(library, function)
+    for name, value in list(copy.__globals__.items()):
+        if value is old:
+            copy.__globals__[name] = new
+    if "__class__" in function.__code__.co_freevars:
+        cells = list(copy.__closure__)
+        cells[function.__code__.co_freevars.index("__class__")] = types.CellType(new)
+        copy = types.FunctionType(copy.__code__, copy.__globals__, copy.__name__, copy.__defaults__,
+                                  tuple(cells))
+        copy.__kwdefaults__ = function.__kwdefaults__
+    return copy
+
+
+def class_on(library, cls):
+    """The class counterpart of :func:`on`: ``cls`` (e.g. an ``nn.Module`` subclass written with
+    tensorlab) re-created so that it runs on ``library`` -- its bases and the names in its methods
+    mapped to ``library``'s. On tensorlab, ``cls`` itself."""
+    if library.__name__ == "tensorlab" or not isinstance(cls, type):
+        return cls
+    new = type(cls.__name__, tuple(_class_counterpart(b, library) for b in cls.__bases__), {})
+    for key, value in vars(cls).items():
+        if key in ("__dict__", "__weakref__"):
+            continue
+        if isinstance(value, types.FunctionType):
+            value = _method_on(library, value, cls, new)
+        elif isinstance(value, (staticmethod, classmethod)) and isinstance(value.__func__, types.FunctionType):
+            value = type(value)(_method_on(library, value.__func__, cls, new))
+        setattr(new, key, value)
+    return new

@@ -2,16 +2,19 @@
 with a specific hint, with PyTorch installed and hidden alike."""
 import pytest
 
+import tensorlab as torch
 from coursekit import lesson11 as check
 from coursekit.solutions import lesson11 as solution
 from coursekit.testing import assert_rejected
+from tensorlab import nn
 
 
 def test_every_check_accepts_its_solution(mode, capsys):
     assert check.check_counts(solution.counts)
     assert check.check_names(solution.names)
     assert check.check_freeze(solution.freeze_all_but_last)
-    assert capsys.readouterr().out.count("Correct!") == 3
+    assert check.check_standardize(solution.Standardize)
+    assert capsys.readouterr().out.count("Correct!") == 4
 
 
 def test_other_correct_answers_are_accepted(mode):
@@ -30,6 +33,28 @@ def test_other_correct_answers_are_accepted(mode):
 
     assert check.check_freeze(with_requires_grad_)
     assert check.check_freeze(by_index)
+    assert check.check_standardize(_OtherSpelling)
+
+
+class _OtherSpelling(nn.Module):
+    """Another correct Standardize: register_parameter, a copy of mean, the old super() spelling."""
+
+    def __init__(self, mean):
+        super(_OtherSpelling, self).__init__()
+        self.register_buffer("mean", mean.clone())
+        self.register_parameter("gain", nn.Parameter(torch.ones(mean.shape)))
+
+    def forward(self, x):
+        return self.gain * (x - self.mean)
+
+
+class _Stub(nn.Module):
+    def __init__(self, mean):
+        super().__init__()
+        ...  # your code here
+
+    def forward(self, x):
+        return ...  # your code here
 
 
 def test_stubs_get_a_fixed_message(mode):
@@ -37,7 +62,8 @@ def test_stubs_get_a_fixed_message(mode):
         return ...
 
     for verdict in (check.check_counts(...), check.check_names(...), check.check_names((..., ..., ..., 1)),
-                    check.check_freeze(stub), check.check_freeze(...)):
+                    check.check_freeze(stub), check.check_freeze(...),
+                    check.check_standardize(_Stub), check.check_standardize(...)):
         assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
 
 
@@ -113,4 +139,76 @@ def _on_copies(model):
 ])
 def test_wrong_freezing(mode, answer, phrases):
     verdict = check.check_freeze(answer)
+    assert_rejected(verdict, phrases)
+
+
+def _standardize(init, forward):
+    """A Standardize class with the given __init__ body and forward, for the wrong answers below."""
+    class Standardize(nn.Module):
+        def __init__(self, mean):
+            super().__init__()
+            init(self, mean)
+    Standardize.forward = forward
+    return Standardize
+
+
+def _buffer(self, mean):
+    self.register_buffer("mean", mean)
+
+
+def _right(self, x):
+    return (x - self.mean) * self.gain
+
+
+def _parameter(self, mean):
+    self.gain = nn.Parameter(torch.ones_like(mean))
+
+
+class _NoSuper(nn.Module):
+    def __init__(self, mean):
+        self.register_buffer("mean", mean)
+        self.gain = nn.Parameter(torch.ones_like(mean))
+
+    def forward(self, x):
+        return (x - self.mean) * self.gain
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_standardize(lambda self, mean: (setattr(self, "mean", mean), _parameter(self, mean)), _right),
+     ["mean is not in buffers(): it is a plain tensor attribute", "register_buffer(name, tensor)"]),
+    (_standardize(lambda self, mean: (setattr(self, "mean", nn.Parameter(mean)), _parameter(self, mean)), _right),
+     ["mean is a parameter", "is a *buffer*"]),
+    (_standardize(lambda self, mean: (_buffer(self, mean), setattr(self, "gain", torch.ones_like(mean).requires_grad_())),
+                  _right),
+     ["gain is not in parameters(): it is a plain tensor attribute", "requires_grad=True does not register"]),
+    (_standardize(lambda self, mean: (_buffer(self, mean), self.register_buffer("gain", torch.ones_like(mean))), _right),
+     ["gain is a buffer, not a parameter", "Wrap it in nn.Parameter"]),
+    (_NoSuper, ["raised AttributeError: cannot assign buffer before Module.__init__() call",
+                "Call super().__init__() first"]),
+    (_standardize(lambda self, mean: (self.register_buffer("mean", mean, persistent=False), _parameter(self, mean)),
+                  _right),
+     ["state_dict() has the keys ['gain']", "persistent=False keeps a buffer out of state_dict()"]),
+    (_standardize(lambda self, mean: (_buffer(self, mean), setattr(self, "gain", nn.Parameter(torch.zeros_like(mean)))),
+                  _right),
+     ["gain does not start at ones"]),
+    (_standardize(lambda self, mean: (_buffer(self, mean), setattr(self, "gain", nn.Parameter(torch.ones(1)))), _right),
+     ["gain has shape (1,), not the shape of mean, (3,)", "One gain per feature"]),
+    (_standardize(lambda self, mean: (_buffer(self, mean), _parameter(self, mean), _buffer(self, mean.clone()),
+                                      self.register_buffer("std", torch.ones_like(mean))), _right),
+     ["it also registers std"]),
+    (_standardize(lambda self, mean: (_buffer(self, mean), _parameter(self, mean)), lambda self, x: x - self.mean),
+     ["(when gain is not all ones)", "forward must use self.gain -- the registered Parameter"]),
+    (_standardize(lambda self, mean: (_buffer(self, mean), _parameter(self, mean)),
+                  lambda self, x: x * self.gain - self.mean),
+     ["(when gain is not all ones)", "Subtract the mean first, then scale"]),
+    (_standardize(lambda self, mean: (_buffer(self, mean), _parameter(self, mean)),
+                  lambda self, x: (x - self.mean) * self.gain.data),
+     ["the output does not require grad", "not self.gain.data"]),
+    (_standardize(lambda self, mean: (_buffer(self, mean), _parameter(self, mean)),
+                  lambda self, x: (x - self.mean) * self.gain.t()[:2]),
+     ["forward raised", "broadcasting lines the (n,) tensors up"]),
+    ("Standardize", ["should be a class", "it is a str"]),
+])
+def test_wrong_standardize(mode, answer, phrases):
+    verdict = check.check_standardize(answer)
     assert_rejected(verdict, phrases)

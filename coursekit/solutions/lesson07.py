@@ -24,3 +24,22 @@ def hidden_gradient(x, w):
     h.register_hook(seen.append)  # or: h.retain_grad() before backward, then return h.grad
     loss.backward()
     return seen[0]
+
+
+# Exercise 4: the nodes in an order the engine could run them. Count the edges into every node, then
+# take nodes that are ready (count 0) one by one, counting down the nodes they send gradients to.
+def backward_order(loss):
+    from coursekit.lesson07 import dependency_counts
+    counts = dependency_counts(loss)    # the root's edge into loss.grad_fn counts one
+    counts[loss.grad_fn] -= 1           # ... and the root sends its gradient first
+    ready, order = [loss.grad_fn], []
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is None:             # an input that needs no gradient
+                continue
+            counts[nxt] -= 1
+            if counts[nxt] == 0:        # every gradient it waits for has been sent
+                ready.append(nxt)
+    return order

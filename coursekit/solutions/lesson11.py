@@ -17,3 +17,16 @@ def freeze_all_but_last(model):
         param.requires_grad_(False)
     for param in model[-1].parameters():
         param.requires_grad_(True)
+
+
+# Exercise 4: a module with a fixed buffer and a learned parameter.
+class Standardize(torch.nn.Module):
+    """y = (x - mean) * gain: ``mean`` is given and fixed, ``gain`` is learned and starts at ones."""
+
+    def __init__(self, mean):
+        super().__init__()
+        self.register_buffer("mean", mean)                      # saved and moved, never trained
+        self.gain = torch.nn.Parameter(torch.ones_like(mean))   # registered by __setattr__
+
+    def forward(self, x):
+        return (x - self.mean) * self.gain
