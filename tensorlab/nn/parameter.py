@@ -7,11 +7,14 @@ Buffers (``register_buffer``) are the other kind of module state: saved in ``sta
 learned (BatchNorm's running mean is one).
 See course/11_modules_and_parameters.
 """
+from .._torch_function import _disabled_torch_function_impl
 from ..tensor import Tensor
 
 
 class Parameter(Tensor):
     """``Parameter(data=None, requires_grad=True)``: wrap ``data`` (shared, not copied) as a weight."""
+
+    __torch_function__ = _disabled_torch_function_impl  # ops on a Parameter give plain Tensors, as in PyTorch
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
@@ -44,6 +47,8 @@ class Buffer(Tensor):
 
     ``module.running = Buffer(t)`` is the same as ``module.register_buffer("running", t)``.
     """
+
+    __torch_function__ = _disabled_torch_function_impl
 
     def __new__(cls, data=None, *, persistent=True):
         if data is None:
@@ -103,6 +108,7 @@ class UninitializedTensorMixin:
     its RuntimeError. ``materialize(shape)`` gives it data and turns it into ``cls_to_become``."""
 
     __slots__ = ()
+    __torch_function__ = _disabled_torch_function_impl
     cls_to_become = None
     _array = _using_uninitialized("_array")
     _shape = _using_uninitialized("_shape")
