@@ -1,0 +1,127 @@
+"""BatchedTensor: what a function sees inside ``vmap`` -- one sample, backed by the whole batch.
+
+Inside ``vmap(f)(x)`` with ``x`` of shape (64, 3), ``f`` is handed a tensor of *logical* shape (3,):
+``x.shape``, ``x.dim()``, ``x.numel()`` answer for one sample. Behind it sits the *physical* tensor, all
+64 samples, with the batch in dim 0 (vmap moves it there on the way in). Every op on a BatchedTensor is
+seen by the vmap level's OpLayer (vmap.py), which runs it once on the physical tensor by a batching rule
+(_batching_rules.py) and wraps the result again. Nothing loops over the samples.
+
+Each BatchedTensor belongs to one vmap *level*. ``vmap(vmap(f))`` nests: the inner level's
+BatchedTensor wraps the outer level's, which wraps the plain tensor at the bottom -- whose dims are
+(outer batch, inner batch, *logical). Autograd records on that bottom tensor, as ops on it are ordinary.
+
+Reading the data of one sample directly -- ``.item()``, ``if x > 0:``, ``.numpy()`` -- has no meaning
+for a whole batch at once: those raise, with PyTorch's messages. See course/23_function_transforms.
+"""
+from ..tensor import Tensor
+
+ITEM_ERROR = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling "
+              ".item() on a Tensor, please try to rewrite what you're doing with other operations. If error "
+              "is occurring somewhere inside PyTorch internals, please file a bug report.")
+CONTROL_FLOW_ERROR = ("vmap: It looks like you're attempting to use a Tensor in some data-dependent control "
+                      "flow. We don't support that yet, please file an issue at "
+                      "https://github.com/pytorch/pytorch/issues .")
+DATA_ERROR = ("vmap: this operation reads the memory of a batched tensor directly (it is not an "
+              "autograd.Function, so vmap cannot run it on the whole batch). Rewrite it with other "
+              "operations, or move it out of the vmapped function.")
+
+
+class BatchedTensor(Tensor):
+    """One sample's view of ``value``, whose dim 0 is the batch of vmap level ``level``."""
+
+    __slots__ = ("_value", "_level")
+
+    def __repr__(self, *, tensor_contents=None):
+        inner = repr(self._value).replace("\n", "\n    ")
+        return f"BatchedTensor(lvl={self._level}, bdim=0, value=\n    {inner}\n)"
+
+    # -- what is not one sample's to answer ---------------------------------------------------------
+    @property
+    def _array(self):
+        raise RuntimeError(DATA_ERROR)
+
+    def _make_view(self, offset, shape, strides):
+        raise RuntimeError(DATA_ERROR)
+
+    def item(self):
+        raise RuntimeError(ITEM_ERROR)
+
+    def __bool__(self):
+        raise RuntimeError(CONTROL_FLOW_ERROR)
+
+    # -- metadata: the physical tensor's, less the batch dim ----------------------------------------
+    @property
+    def dtype(self):
+        return self._value.dtype
+
+    def element_size(self):
+        return self._value.element_size()
+
+    @property
+    def itemsize(self):
+        return self._value.itemsize
+
+    @property
+    def _requires_grad(self):
+        return self._value._requires_grad
+
+    @property
+    def _grad_fn(self):
+        return self._value._grad_fn
+
+    def requires_grad_(self, requires_grad=True):
+        self._value.requires_grad_(requires_grad)
+        return self
+
+    def detach(self):
+        return wrap(self._value.detach(), self._level)
+
+    @property
+    def data(self):
+        return wrap(self._value.data, self._level)
+
+
+def wrap(value, level):
+    """A BatchedTensor of ``level`` over ``value`` (batch in dim 0)."""
+    t = object.__new__(BatchedTensor)
+    t._value, t._level = value, level
+    t._storage, t._offset = value._storage, value._offset
+    t._shape, t._stride = value._shape[1:], value._stride[1:]
+    t._version_slot = None
+    return t
+
+
+def is_batched_at(x, level):
+    return type(x) is BatchedTensor and x._level == level
+
+
+def unwrap(x, level):
+    """``(physical, True)`` for a BatchedTensor of ``level``, else ``(x, False)``."""
+    if type(x) is BatchedTensor and x._level == level:
+        return x._value, True
+    return x, False
+
+
+def bottom(x):
+    """The plain tensor under every level of wrapping (its leading dims are the batches, outer first)."""
+    while type(x) is BatchedTensor:
+        x = x._value
+    return x
+
+
+def levels_of(x):
+    """The levels ``x`` is batched at, innermost first."""
+    levels = []
+    while type(x) is BatchedTensor:
+        levels.append(x._level)
+        x = x._value
+    return levels
+
+
+def rewrap_like(template, new_bottom):
+    """``new_bottom`` wrapped in the same levels as ``template`` (whose bottom has the same batch dims)."""
+    levels = levels_of(template)
+    out = new_bottom
+    for level in reversed(levels):
+        out = wrap(out, level)
+    return out
