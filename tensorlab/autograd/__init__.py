@@ -163,8 +163,8 @@ def Variable(data, requires_grad=False, volatile=False):
 
 
 def __getattr__(name):
-    """``autograd.functional`` and ``autograd.graph_export`` load on first use."""
-    if name in ("functional", "graph_export"):
+    """``autograd.functional``, ``autograd.graph_export`` and ``autograd.forward_ad`` load on first use."""
+    if name in ("functional", "graph_export", "forward_ad"):
         import importlib
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'tensorlab.autograd' has no attribute '{name}'")

@@ -76,6 +76,8 @@ class BackwardFunction(Node):
     _non_differentiable = ()
     _tensor_positions = ()        # which forward arguments have an edge in next_functions
     _n_args = 0
+    _in_jvp = False               # True while forward-mode AD runs the Function's jvp
+    _saved_for_forward = ()
 
     def __repr__(self):
         if self._builtin:
@@ -113,10 +115,17 @@ class BackwardFunction(Node):
 
     @property
     def saved_tensors(self):
-        """The tensors given to ``save_for_backward``, checked against in-place changes since."""
+        """The tensors given to ``save_for_backward``, checked against in-place changes since.
+        (Inside ``jvp``: the tensors given to ``save_for_forward``.)"""
+        if self._in_jvp:
+            return self._saved_for_forward
         if self._released:
             raise RuntimeError(SECOND_BACKWARD)
         return tuple([s.unpack() if s is not None else None for s in self._saved])
+
+    def save_for_forward(self, *tensors):
+        """Keep these tensors for ``jvp`` (forward-mode AD), where ``saved_tensors`` returns them."""
+        self._saved_for_forward = tensors
 
     def mark_dirty(self, *tensors):
         """Declare inputs that forward modified in place (their version is bumped, history rebased)."""
@@ -194,6 +203,13 @@ class Function:
     vjp = backward
 
     @staticmethod
+    def jvp(ctx, *tangents):
+        """Forward-mode AD: one tangent per forward argument in, one per output out (``J t``).
+        See tensorlab/autograd/forward_ad.py."""
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
+                                  "with forward mode AD.")
+
+    @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError("setup_context is not implemented.")
 
@@ -261,6 +277,15 @@ class OpLayer:
 
     def handle(self, cls, args, kwargs, proceed):
         return proceed(args, kwargs)
+
+    def handle_inplace(self, target, result):
+        """An in-place op has written ``result`` (its out-of-place result) into ``target``."""
+
+
+def notify_inplace(target, result):
+    """ops/inplace.py calls this, when a layer is active, after each in-place write."""
+    for layer in _op_layers[::-1]:
+        layer.handle_inplace(target, result)
 
 
 def push_op_layer(layer):

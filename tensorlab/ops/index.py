@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype, _layout, _view_geometry
 from ..autograd import grad_mode
-from ..autograd.function import Function
+from ..autograd.function import Function, _op_layers  # an active OpLayer sees every view: no shortcut
 from ._util import method
 from .inplace import apply_fill_inplace, apply_inplace, check_writable, write_into
 from .. import tensor as _t
@@ -148,7 +148,7 @@ def _is_basic(index):
 @method("__getitem__")
 def getitem(self, index):
     """``t[index]``: a view for ints/slices/None/..., a copy when integer tensors or masks are used."""
-    if not (self._requires_grad and grad_mode._State.enabled) and _is_basic(index):
+    if not (self._requires_grad and grad_mode._State.enabled) and not _op_layers and _is_basic(index):
         # nothing to record: the whole index is one (offset, shape, strides)
         return self._make_view(*_view_geometry.basic_index(self._shape, self._stride, self._offset, index))
     out, advanced = walk_index(self, index, skip_full_slices=False)
@@ -408,7 +408,7 @@ def setitem(self, index, value):
     """
     recording = grad_mode._State.enabled and (
         self._requires_grad or (isinstance(value, _t.Tensor) and value._requires_grad))
-    if not recording and _is_basic(index):
+    if not recording and not _op_layers and _is_basic(index):
         return _write_basic(self, index, value)
     value = _value_tensor(self, value)
     target, advanced = walk_index(self, index, skip_full_slices=True)
