@@ -15,6 +15,7 @@ import warnings
 from .. import _dtype
 from ..backend import for_device
 from ..autograd import grad_mode
+from ..autograd.function import _op_layers, notify_inplace
 from .. import tensor as _t
 
 _LEGACY = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
@@ -125,6 +126,8 @@ def _compute_and_store(self, op, args, kwargs, only_changed):
     write_into(self, result._array, only_changed)
     if node is not None:
         rebase_history(self, node, result._output_nr)
+    if _op_layers:  # forward-mode AD: self takes the result's tangent (autograd/forward_ad.py)
+        notify_inplace(self, result)
     return self
 
 
