@@ -10,7 +10,7 @@ See course/04_ops_and_reductions.
 from .. import _dtype, _layout
 from ..autograd.function import Function
 from ._pointwise import c_type_name, reject
-from ._util import method, unbroadcast, wrap, xp_of
+from ._util import method, wrap, xp_of
 from .. import tensor as _t
 
 Tensor = _t.Tensor
@@ -49,14 +49,34 @@ class Mm(Function):
         _check_mm(a, b)
         if ctx._recorded:
             ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.needs_input_grad[0] else None)
+            ctx.layouts = (a._shape, a._stride), (b._shape, b._stride)
         return wrap(xp_of(a).matmul(a._array, b._array), a._storage.device)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        ga = grad.mm(b.t()) if ctx.needs_input_grad[0] else None
-        gb = a.t().mm(grad) if ctx.needs_input_grad[1] else None
+        gb = mat2_grad(grad, a, *ctx.layouts[1]) if ctx.needs_input_grad[1] else None
+        ga = mat1_grad(grad, b, *ctx.layouts[0]) if ctx.needs_input_grad[0] else None
         return ga, gb
+
+
+def _column_major(shape, stride):
+    return stride[0] == 1 and stride[1] == shape[0]
+
+
+def mat1_grad(grad, mat2, mat1_shape, mat1_stride):
+    """dL/dA = dL/dC @ B^T, computed as PyTorch's ``mm_mat1_backward`` does: transposed, if A was
+    column-major, so the gradient has A's layout (and a dispatch mode sees the same ops)."""
+    if _column_major(mat1_shape, mat1_stride):
+        return mat2.mm(grad.t()).t()
+    return grad.mm(mat2.t())
+
+
+def mat2_grad(grad, mat1, mat2_shape, mat2_stride):
+    """dL/dB = A^T @ dL/dC, in B's layout (PyTorch's ``mm_mat2_backward``)."""
+    if _column_major(mat2_shape, mat2_stride):
+        return grad.t().mm(mat1).t()
+    return mat1.t().mm(grad)
 
 
 class Bmm(Function):
@@ -108,7 +128,7 @@ class Mv(Function):
     @staticmethod
     def backward(ctx, grad):
         m, v = ctx.saved_tensors
-        gm = grad.unsqueeze(1) * v if ctx.needs_input_grad[0] else None   # outer(grad, v)
+        gm = grad.view(-1, 1) * v if ctx.needs_input_grad[0] else None   # outer(grad, v), as PyTorch writes it
         gv = m.t().mv(grad) if ctx.needs_input_grad[1] else None
         return gm, gv
 
@@ -162,18 +182,20 @@ class Addmm(Function):
             needs = ctx.needs_input_grad
             ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
             ctx.input_shape, ctx.beta, ctx.alpha = input._shape, beta, alpha
+            ctx.layouts = (mat1._shape, mat1._stride), (mat2._shape, mat2._stride)
         return wrap(out, mat1._storage.device)
 
     @staticmethod
     def backward(ctx, grad):
+        # in PyTorch's order (mat1, mat2, then input), so a dispatch mode logs the same ops
         mat1, mat2 = ctx.saved_tensors
         needs, alpha, beta = ctx.needs_input_grad, ctx.alpha, ctx.beta
-        gi = unbroadcast(grad if beta == 1 else grad * beta, ctx.input_shape) if needs[0] else None
-        g1 = grad.mm(mat2.t()) if needs[1] else None
-        g2 = mat1.t().mm(grad) if needs[2] else None
+        g1 = mat1_grad(grad, mat2, *ctx.layouts[0]) if needs[1] else None
+        g2 = mat2_grad(grad, mat1, *ctx.layouts[1]) if needs[2] else None
         if alpha != 1:
             g1 = None if g1 is None else g1 * alpha
             g2 = None if g2 is None else g2 * alpha
+        gi = (grad if beta == 1 else grad * beta).sum_to_size(ctx.input_shape) if needs[0] else None
         return gi, g1, g2, None, None
 
 
