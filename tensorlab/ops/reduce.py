@@ -53,6 +53,8 @@ class Sum(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        if ctx._forward_cls is Sum:  # the sum of everything: a 0-d gradient expands as it is
+            return grad.expand(ctx.in_shape), None, None, None
         return expand_back(grad, ctx.in_shape, ctx.dims, ctx.keepdim), None, None, None
 
 
@@ -105,7 +107,10 @@ class Mean(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return expand_back(grad / ctx.count, ctx.in_shape, ctx.dims, ctx.keepdim), None, None, None
+        # expand, then divide, as PyTorch's formula does (a dispatch mode sees the same two ops)
+        if ctx._forward_cls is Mean:
+            return grad.expand(ctx.in_shape) / ctx.count, None, None, None
+        return expand_back(grad, ctx.in_shape, ctx.dims, ctx.keepdim) / ctx.count, None, None, None
 
 
 class MeanDim(Mean):
