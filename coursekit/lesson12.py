@@ -7,60 +7,16 @@ coursekit/solutions/lesson12.py).
 
 Exercises 2 and 4 answer with a Module *class*, and exercise 3's answer changes what a model loads;
 ``check_function`` covers neither, so this module has its own small checks built from the same
-parts. :func:`class_on` re-creates a learner's Module subclass for PyTorch (bases, globals and the
-``super()`` cell mapped), the class counterpart of :func:`coursekit.libs.on` -- generic, and a
-candidate for ``coursekit/libs.py``.
+parts; :func:`coursekit.libs.class_on` re-creates a learner's Module subclass for PyTorch.
 """
-import importlib
-import types
 from collections import OrderedDict
 
 from . import guard
 from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
                     works_only_on_tensorlab)
 from .compare import differences, is_tensor, kind
-from .libs import TENSORLAB, libraries, library_name, on
+from .libs import TENSORLAB, class_on, libraries, library_name, on
 from .solutions import lesson12 as solution
-
-
-# -- running a learner's Module class on either library ---------------------------------------------
-
-def _class_counterpart(base, library):
-    top = base.__module__.split(".")[0]
-    if top not in ("tensorlab", "torch"):
-        return base
-    module = importlib.import_module(library.__name__ + base.__module__[len(top):])
-    return getattr(module, base.__name__)
-
-
-def _function_on(library, function, old, new):
-    copy = on(library, function)
-    for name, value in list(copy.__globals__.items()):
-        if value is old:
-            copy.__globals__[name] = new              # `super(Stack, self)` names the class
-    if "__class__" in function.__code__.co_freevars:   # zero-argument super() reads this cell
-        cells = list(copy.__closure__)
-        cells[function.__code__.co_freevars.index("__class__")] = types.CellType(new)
-        copy = types.FunctionType(copy.__code__, copy.__globals__, copy.__name__, copy.__defaults__,
-                                  tuple(cells))
-        copy.__kwdefaults__ = function.__kwdefaults__
-    return copy
-
-
-def class_on(library, cls):
-    """``cls`` (a Module subclass written with tensorlab) re-created so that it runs on ``library``."""
-    if library.__name__ == "tensorlab" or not isinstance(cls, type):
-        return cls
-    new = type(cls.__name__, tuple(_class_counterpart(b, library) for b in cls.__bases__), {})
-    for key, value in vars(cls).items():
-        if key in ("__dict__", "__weakref__"):
-            continue
-        if isinstance(value, types.FunctionType):
-            value = _function_on(library, value, cls, new)
-        elif isinstance(value, (staticmethod, classmethod)) and isinstance(value.__func__, types.FunctionType):
-            value = type(value)(_function_on(library, value.__func__, cls, new))
-        setattr(new, key, value)
-    return new
 
 
 # -- exercise 1: predict names and counts ----------------------------------------------------------------
