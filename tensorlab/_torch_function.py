@@ -21,9 +21,10 @@ before that moment and one short type check after it. tensorlab's own subclasses
 opt out, as PyTorch's do, with ``__torch_function__ = _disabled_torch_function_impl``.
 """
 import functools
+import inspect
 import types as _types
 
-from . import tensor as _tensor  # (imported by tensor.py while it is being defined: read at call time)
+from . import tensor as _tensor  # the module (imported by tensor.py while it is being defined: read at call time)
 
 
 class _State:
@@ -157,27 +158,55 @@ def _qualified_name(func):
     return getattr(func, "_torch_function_name", None) or f"{func.__module__}.{func.__qualname__}"
 
 
-def overridable(func, name, dispatch_as=None):
+def overridable(func, name, dispatch_as=None, spell_out=False):
     """``func`` wrapped to hand its call to ``__torch_function__`` when an argument or a mode asks.
 
     ``functools.wraps`` keeps its name, docstring and signature. ``dispatch_as`` is the callable handlers
-    see instead of the wrapper (``a + b`` is seen as ``Tensor.add``, as in PyTorch).
+    see instead of the wrapper (``a + b`` is seen as ``Tensor.add``, as in PyTorch). ``spell_out``: hand
+    the call over as PyTorch's Python-written functions do (``spelled_out``).
     """
     @functools.wraps(func)
     def public(*args, **kwargs):
         if _State.enabled:
             overloaded = _overloaded_args(args, kwargs) if _State.subclasses else ()
             if overloaded or _State.modes:
+                if spell_out:
+                    args, kwargs = spelled_out(func, args, kwargs)
                 return dispatch(dispatch_as or public, overloaded, args, kwargs)
         return func(*args, **kwargs)
     _name_as_called(public, func, name)
     return public
 
 
+def spelled_out(func, args, kwargs):
+    """``(args, kwargs)`` as PyTorch's Python-written functions hand them to ``__torch_function__``: the
+    required arguments by position, every optional one by keyword with its value or default --
+    ``F.relu(x)`` is seen as ``F.relu(x, inplace=False)``. (A call that does not fit is passed as it is.)"""
+    signature = inspect.signature(func)
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return args, kwargs
+    bound.apply_defaults()
+    positional, keywords = [], {}
+    for name, parameter in signature.parameters.items():
+        value = bound.arguments[name]
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            positional.extend(value)
+        elif parameter.kind is parameter.VAR_KEYWORD:
+            keywords.update(value)
+        elif parameter.default is parameter.empty and parameter.kind is not parameter.KEYWORD_ONLY:
+            positional.append(value)
+        else:
+            keywords[name] = value
+    return tuple(positional), keywords
+
+
 def _name_as_called(wrapper, func, name):
     """The wrapper is named as it is called (``Tensor.__rsub__``, ``tensorlab.absolute``), as PyTorch's are."""
     wrapper.__name__ = name.rsplit(".", 1)[1]
     wrapper.__qualname__ = name.split("tensorlab.", 1)[1] if name.startswith("tensorlab.Tensor.") else wrapper.__name__
+    wrapper.__module__ = name.rsplit(".", 1)[0] if not name.startswith("tensorlab.Tensor.") else "tensorlab"
     wrapper._torch_function_name = name
     wrapper._torch_function_original = func
 
@@ -245,6 +274,13 @@ NOT_DISPATCHED = {"__init__", "__new__", "__init_subclass__", "__getattribute__"
                   "__hash__", "__iter__", "__reversed__", "__sizeof__"}
 
 
+# PyTorch writes most of torch.nn.functional in Python (they hand calls over ``spelled_out``); these are C++
+FUNCTIONAL_BUILT_IN_IN_PYTORCH = {
+    "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "bilinear", "conv1d", "conv2d", "conv3d",
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "cosine_similarity", "gelu", "linear",
+    "logsigmoid", "one_hot", "pairwise_distance", "relu_", "scaled_dot_product_attention", "softplus"}
+
+
 def subclass_defined(cls):
     """Called by ``Tensor.__init_subclass__``: a subclass that takes part in dispatch needs the wrappers."""
     if not _State.installed and _overrides(cls):
@@ -266,7 +302,8 @@ def install():
             func = vars(namespace).get(name)
             if isinstance(func, _types.FunctionType) and not hasattr(func, "_torch_function_original"):
                 if id(func) not in wrapped:
-                    wrapped[id(func)] = overridable(func, f"{prefix}.{name}")
+                    spell_out = namespace is functional and name not in FUNCTIONAL_BUILT_IN_IN_PYTORCH
+                    wrapped[id(func)] = overridable(func, f"{prefix}.{name}", spell_out=spell_out)
                 setattr(namespace, name, wrapped[id(func)])
     _wrap_tensor_methods(_tensor.Tensor)
 
