@@ -26,10 +26,30 @@ DATA_ERROR = ("vmap: this operation reads the memory of a batched tensor directl
               "operations, or move it out of the vmapped function.")
 
 
+# Public functions that are not autograd.Functions (so no OpLayer sees them) but act elementwise:
+# BatchedTensor's ``__torch_function__`` runs them on the aligned physical tensors.
+PYTHON_POINTWISE = {"eq", "ne", "not_equal", "lt", "less", "le", "less_equal", "gt", "greater", "ge",
+                    "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
+                    "bitwise_or", "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite", "isposinf",
+                    "isneginf", "signbit", "isclose", "__and__", "__or__", "__xor__", "__invert__",
+                    "__rand__", "__ror__", "__rxor__"}
+
+
 class BatchedTensor(Tensor):
     """One sample's view of ``value``, whose dim 0 is the batch of vmap level ``level``."""
 
     __slots__ = ("_value", "_level")
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """Every public call with a BatchedTensor argument comes here first (tensorlab/_torch_function.py).
+        An elementwise function that is not an autograd.Function (``x > 0``) runs on the physical tensors;
+        anything else runs as written, and its ops reach the vmap layers."""
+        kwargs = kwargs or {}
+        name = getattr(func, "_torch_function_name", "").rsplit(".", 1)[-1]
+        if name in PYTHON_POINTWISE:
+            return _python_pointwise(func, args, kwargs)
+        return getattr(func, "_torch_function_original", func)(*args, **kwargs)
 
     def __repr__(self, *, tensor_contents=None):
         inner = repr(self._value).replace("\n", "\n    ")
@@ -79,6 +99,20 @@ class BatchedTensor(Tensor):
     @property
     def data(self):
         return wrap(self._value.data, self._level)
+
+
+def _python_pointwise(func, args, kwargs):
+    """``func`` on the physical tensors of the innermost level among ``args``, padded to one logical rank
+    (the pointwise batching rule of _batching_rules.py, for functions the vmap layer cannot see)."""
+    level = max(a._level for a in args if type(a) is BatchedTensor)
+    rank = max((a.dim() for a in args if isinstance(a, Tensor)), default=0)
+    physical = []
+    for a in args:
+        if type(a) is BatchedTensor and a._level == level:
+            v = a._value
+            a = v.reshape((v.shape[0],) + (1,) * (rank - v.dim() + 1) + tuple(v.shape[1:]))
+        physical.append(a)
+    return wrap(func(*physical, **kwargs), level)
 
 
 def wrap(value, level):

@@ -30,9 +30,9 @@ def _family(name):
 
 
 (advanced_index, clamp, convert, copying, elementwise, index, linalg, masking, nn_activation, nn_loss, nn_norm,
- nn_ops, powmod, reduce, reduce_select, reduce_stats, rounding, scan, shape, shape_pieces, shape_reorder, sorting,
+ nn_ops, powmod, rearrange, reduce, reduce_select, reduce_stats, rounding, scan, shape, shape_pieces, shape_reorder, sorting,
  unary) = map(_family, ["advanced_index", "clamp", "convert", "copying", "elementwise", "index", "linalg", "masking",
-                        "nn_activation", "nn_loss", "nn_norm", "nn", "powmod", "reduce", "reduce_select",
+                        "nn_activation", "nn_loss", "nn_norm", "nn", "powmod", "rearrange", "reduce", "reduce_select",
                         "reduce_stats", "rounding", "scan", "shape", "shape_pieces", "shape_reorder", "sorting",
                         "unary"])
 
@@ -145,11 +145,12 @@ def vector_norm(layer, cls, args, kwargs, proceed):
 
 @rule(reduce_stats.Logsumexp, reduce_select.Amax, reduce_select.Amin, reduce_select.MaxDim,
       reduce_select.MinDim, reduce_select.MedianDim, reduce_select.ModeDim, scan.Cumsum, scan.Cumprod,
-      nn_activation.Softmax, nn_activation.LogSoftmax, shape_pieces.Unbind)
+      nn_activation.Softmax, nn_activation.LogSoftmax, shape_pieces.Unbind, sorting.Sort, sorting.SortStable,
+      rearrange.Flip)
 def dim_second(layer, cls, args, kwargs, proceed):
     """Ops whose second argument is the dim (or dims) they work along."""
     x, dim, *rest = args
-    if x.dim() == 0 and cls not in (nn_activation.Softmax, nn_activation.LogSoftmax, scan.Cumsum, scan.Cumprod):
+    if x.dim() == 0 or (cls is rearrange.Flip and dim is None):
         return NotImplemented
     return _wrap_all(proceed((_unwrap(x, layer.level)[0], _dims(dim, x.dim()), *rest), kwargs), layer)
 
@@ -167,7 +168,7 @@ def softmax_backward(layer, cls, args, kwargs, proceed):
     return wrap(proceed((_physical(layer, grad), _physical(layer, y), dim + 1), kwargs), layer.level)
 
 
-@rule(sorting.Sort, sorting.SortStable, shape_pieces.Split, shape_pieces.SplitWithSizes)
+@rule(shape_pieces.Split, shape_pieces.SplitWithSizes)
 def dim_third(layer, cls, args, kwargs, proceed):
     x, other, dim = args
     return _wrap_all(proceed((_unwrap(x, layer.level)[0], other, _logical_dim(dim, x.dim())), kwargs), layer)

@@ -29,10 +29,14 @@ class TreeSpec:
         return (isinstance(other, TreeSpec) and self.kind == other.kind and self.context == other.context
                 and self.children == other.children)
 
-    def __repr__(self):
+    def __repr__(self, indent=0):
+        """As PyTorch prints a spec: ``TreeSpec(tuple, None, [*,\n  *])``; ``*`` is a leaf."""
         if self.kind is None:
             return "*"
-        inner = ", ".join(map(repr, self.children))
+        indent += 2
+        children = [c.__repr__(indent) for c in self.children]
+        inner = children[0] + "," if len(children) > 1 else "".join(children)
+        inner += ",".join("\n" + " " * indent + c for c in children[1:])
         return f"TreeSpec({self.kind.__name__}, {self.context}, [{inner}])"
 
 

@@ -16,6 +16,7 @@ Because the rules compute with ordinary ops on ordinary tensors, autograd record
     tensorlab.Size([5])
 """
 import functools
+import re
 import itertools
 import warnings
 
@@ -88,8 +89,8 @@ def _sample(args, level, b):
 
 
 def _op_name(cls):
-    name = cls.node_name or cls.__name__
-    return f"aten::{name.removesuffix('0').removesuffix('Backward')}" if cls.node_name else f"aten::{name}"
+    """``Kthvalue`` -> ``aten::kthvalue``: PyTorch's warning names the aten op."""
+    return "aten::" + re.sub(r"(?<=[a-z])(?=[A-Z])", "_", cls.__name__).lower()
 
 
 # -- in-place ops ------------------------------------------------------------------------------------------
