@@ -109,6 +109,10 @@ def _attach_one(out, tangent, level):
     if tangent._shape != out._shape:
         tangent = tangent.expand(out._shape).contiguous()
     set_tangent(out, level, tangent)
+    node = out._grad_fn
+    for saved in getattr(node, "_saved", ()):   # the op saved its output for backward: that copy
+        if saved is not None and saved.node is not None and saved.output_nr == out._output_nr:
+            set_tangent(saved.tensor, level, tangent)   # carries the tangent too (forward-over-reverse)
 
 
 # -- the double-backward trick ----------------------------------------------------------------------

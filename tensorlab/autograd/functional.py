@@ -205,9 +205,8 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If '
                              'your function has more outputs than inputs, "forward-mode" tends to be more '
                              'performant. Otherwise, prefer to use "reverse-mode".')
-    if strategy == "forward-mode" and not vectorize:
-        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
-                                  "only implemented for `vectorize=True`.")
+    if strategy == "forward-mode":
+        return _jacobian_forward(func, inputs, create_graph, strict, vectorize)
     if strict and vectorize:
         raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
                            "supported together. Please either set `strict=False` or `vectorize=False`.")
@@ -245,6 +244,67 @@ def _jacobian_rows(out, inputs, create_graph, strict):
     return tuple(result)
 
 
+def _jacobian_forward(func, inputs, create_graph, strict, vectorize):
+    """``strategy="forward-mode"``: one column of the Jacobian per forward pass, with the tangent
+    a basis vector (forward_ad.py) -- fewer passes than reverse mode when inputs are fewer than
+    outputs. ``vectorize`` is required, as in PyTorch; the columns are computed one after another."""
+    if create_graph:
+        raise NotImplementedError("torch.autograd.functional.jacobian: `create_graph=True` and "
+                                  '`strategy="forward-mode"` are not supported together (yet). Please either '
+                                  'set `create_graph=False` or `strategy="reverse-mode"`.')
+    if strict:
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `strategy=\"forward-mode\"` "
+                           "are not supported together (yet). Please either set `strict=False` or "
+                           "`strategy=\"reverse-mode\"`.")
+    if not vectorize:
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
+                                  "only implemented for `vectorize=True`.")
+    from ..ops import stack
+    from ..ops.creation import zeros_like
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
+    passes = [(i, k) for i, x in enumerate(inputs) for k in range(x.numel())] or [(None, None)]
+    columns, outputs, outputs_tuple = None, None, False
+    for i, k in passes:
+        outputs_tuple, outputs, tangents = _forward_pass(func, inputs, i, k)
+        if columns is None:
+            columns = [[[] for _ in inputs] for _ in outputs]
+        if i is not None:
+            for o, t in enumerate(tangents):
+                columns[o][i].append(t)
+    blocks = []
+    for o, out in enumerate(outputs):
+        row = []
+        for i, x in enumerate(inputs):
+            shape = tuple(out.shape) + tuple(x.shape)
+            row.append(stack(columns[o][i], -1).reshape(shape) if columns[o][i]
+                       else zeros_like(out).reshape(tuple(out.shape) + (1,)).expand(*out.shape, 0).reshape(shape))
+        blocks.append(tuple(row))
+    if outputs_tuple:
+        return tuple(_untuple(b, inputs_tuple) for b in blocks)
+    return _untuple(blocks[0], inputs_tuple)
+
+
+def _forward_pass(func, inputs, i, k):
+    """Run ``func`` on dual inputs whose tangents are zero but for element ``k`` of input ``i``:
+    the output tangents are column ``k`` of the Jacobian's block for input ``i``."""
+    from . import forward_ad as fwAD
+    from ..ops.creation import zeros_like
+    with fwAD.dual_level():
+        duals = []
+        for j, x in enumerate(inputs):
+            t = zeros_like(x)
+            if j == i:
+                t.view(-1)[k] = 1
+            duals.append(fwAD.make_dual(x.detach(), t))
+        outputs_tuple, outs = _call(func, duals, "jacobian")
+        tangents = []
+        for out in outs:
+            primal, tangent = fwAD.unpack_dual(out)
+            tangents.append((tangent if tangent is not None else zeros_like(primal)).detach())
+        outs = tuple(o.detach() for o in outs)
+    return outputs_tuple, outs, tangents
+
+
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """The matrix of second derivatives of a scalar function: the Jacobian of its gradient.
@@ -254,6 +314,8 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
 
     def gradient(*xs):
+        if outer_jacobian_strategy == "forward-mode":   # forward-over-reverse: the duals need a graph
+            xs = tuple(x.requires_grad_(True) for x in xs)
         out = _single_scalar_output(func(*xs), "hessian")
         _check_outputs_require_grad((out,), strict)
         grads = _grad((out,), xs, create_graph=True)

@@ -318,6 +318,9 @@ class SavedTensor:
             return t
         restored = _alias_without_history(t)
         restored._grad_fn, restored._output_nr = self.node(), self.output_nr
+        tangents = t.__dict__.get("_fw_grads")
+        if tangents:  # forward-mode AD (forward_ad.py): the output keeps its tangents
+            restored.__dict__["_fw_grads"] = tangents
         return restored
 
     def _modified_message(self):
