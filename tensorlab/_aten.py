@@ -22,8 +22,6 @@ See course/23_pytorch2_internals.
 """
 from numbers import Number
 
-from . import tensor as _t
-
 
 class OpOverloadPacket:
     """An operator with all its overloads: ``aten.add``; ``aten.add.Tensor`` is one of them."""
@@ -131,7 +129,7 @@ def _find_function(qualified):
 
 
 def _scalar(x):
-    return isinstance(x, Number) and not isinstance(x, _t.Tensor)
+    return isinstance(x, Number)   # a Python number (a tensor is not one)
 
 
 def _pow(args):
@@ -139,11 +137,6 @@ def _pow(args):
     if _scalar(base):
         return "pow.Scalar"
     return "pow.Tensor_Scalar" if _scalar(exponent) else "pow.Tensor_Tensor"
-
-
-def _tensor_or_scalar(name):
-    """Compare ops: ``x > 0`` is ``gt.Scalar``, ``x > y`` is ``gt.Tensor``."""
-    return lambda args: f"{name}.Scalar" if len(args) > 1 and _scalar(args[1]) else f"{name}.Tensor"
 
 
 # Function class name -> "operator.overload" (or a function of the arguments that says which).
@@ -167,9 +160,7 @@ NAMES = {
     "Abs": "abs.default", "Sign": "sign.default", "Sgn": "sgn.default", "Ceil": "ceil.default",
     "Floor": "floor.default", "Trunc": "trunc.default", "Frac": "frac.default", "Round": "round.default",
     "RoundDecimals": "round.decimals",
-    # comparisons and clamps (ops/compare.py, ops/clamp.py)
-    "Gt0": _tensor_or_scalar("gt"), "Ge0": _tensor_or_scalar("ge"), "Lt0": _tensor_or_scalar("lt"),
-    "Le0": _tensor_or_scalar("le"), "Eq0": _tensor_or_scalar("eq"), "Ne0": _tensor_or_scalar("ne"),
+    # clamps and selections (ops/clamp.py, ops/masking.py)
     "Clamp": "clamp.default", "ClampMin": "clamp_min.default", "ClampMax": "clamp_max.default",
     "ClampTensor": "clamp.Tensor", "Maximum": "maximum.default", "Minimum": "minimum.default",
     "Where": "where.self", "Addcmul": "addcmul.default", "Addcdiv": "addcdiv.default",
