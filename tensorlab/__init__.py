@@ -40,7 +40,7 @@ def __getattr__(name):
     """Submodules that are imported on first use, so ``import tensorlab`` stays fast."""
     import importlib
     if name in ("nn", "optim", "utils", "vision", "serialization", "testing", "random", "linalg", "backends",
-                "accelerator", "distributions", "functional", "fft", "fx", "overrides", "_C"):
+                "accelerator", "distributions", "functional", "fft", "fx", "overrides", "_C", "func"):
         try:
             return importlib.import_module(f".{name}", __name__)
         except ModuleNotFoundError as e:

@@ -85,8 +85,15 @@ def can_cast(src, dst):
     return src._category <= dst._category
 
 
+# Set while a vmap runs: in-place ops on batched tensors go to vmap (tensorlab/func/vmap.py), which
+# returns None when no batched tensor takes part.
+vmap_inplace = None
+
+
 def apply_inplace(self, op, *args, **kwargs):
     """Run ``op(self, *args)`` and store the result in ``self``; returns ``self``."""
+    if vmap_inplace is not None and vmap_inplace(self, op, args, kwargs) is not None:
+        return self  # vmap wrote into the batched tensor (tensorlab/func/vmap.py)
     check_writable(self)
     return _compute_and_store(self, op, args, kwargs, only_changed=False)
 
@@ -95,6 +102,8 @@ def apply_fill_inplace(self, name, op, *args):
     """``apply_inplace`` for the ops that write one value into chosen elements (``fill_``,
     ``masked_fill_``, ``index_fill_``). PyTorch lets these write into an expanded tensor -- every alias
     of a memory cell gets the same value -- and warns (except for ``fill_``) that it will stop to."""
+    if vmap_inplace is not None and vmap_inplace(self, op, args, {}) is not None:
+        return self
     overlap = has_internal_overlap(self)
     check_writable(self, overlap_ok=True)
     if overlap and name != "fill_":
