@@ -49,6 +49,7 @@ import textwrap
 from . import guard
 from .compare import describe, differences, kind, plain
 from .crosscheck import error_line
+from .language import tr
 from .libs import TENSORLAB, libraries, library_name, on
 
 #: Verdicts are printed wrapped at word boundaries to this width (a notebook's output area would
@@ -69,7 +70,7 @@ def wrap(message, width=WIDTH):
     """
     lines = []
     for line in message.split("\n"):
-        label = re.match(r"\s*(Not yet: |Not answered yet: |Correct! |Hint: |\(\d+\) |- )?", line).group()
+        label = re.match(r"\s*(Not yet: |Not answered yet: |Correct! |Hint: |还不对：|尚未作答：|正确！|提示：|\(\d+\) |- )?", line).group()
         protected = re.sub(r"`[^`]*`", lambda m: m.group().replace(" ", "\0"), line)
         pieces = textwrap.wrap(protected, width, subsequent_indent=" " * len(label), break_long_words=False,
                                break_on_hyphens=False, drop_whitespace=True) or [""]
@@ -106,22 +107,23 @@ def report(ok, message):
 
 
 def correct(note=""):
-    return report(True, "Correct!" + (f" {note}" if note else ""))
+    return report(True, tr("Correct!") + (f" {note}" if note else ""))
 
 
 def wrong(what, why=""):
     """'Not yet: <what is off>', then, indented, why it might be."""
-    return report(False, f"Not yet: {what}" + (f"\n  Hint: {why}" if why else ""))
+    return report(False, tr("Not yet: {what}", what=what) + ("\n  " + tr("Hint: {why}", why=why) if why else ""))
 
 
-def raised(error, why="", subject="it"):
+def raised(error, why="", subject=None):
     """``(what happened, hint)`` for an answer that failed with ``error`` (from :func:`guard.run`):
     the time limit and sys.exit() get their own words and hint; an ordinary error reads
-    "<subject> raised TypeName: message", with the hint ``why``."""
+    "<subject> raised TypeName: message" (subject: "it"), with the hint ``why``."""
+    subject = tr("it") if subject is None else subject
     special = guard.failure(error, subject)
     if special is not None:
         return special
-    return f"{subject} raised {error_line(error)}", why
+    return tr("{subject} raised {error}", subject=subject, error=error_line(error)), why
 
 
 def always_a_verdict(check):
@@ -133,10 +135,10 @@ def always_a_verdict(check):
         try:
             return check(*args, **kwargs)
         except (Exception, SystemExit, guard.TimeLimitExceeded) as error:  # noqa: BLE001
-            what, why = raised(error, "Look at what your answer returns or does: the check could not "
-                                      "compare it (does it return an object whose ==, repr or len fails?). "
-                                      "Run it yourself on the lesson's example and look at the result.")
-            return wrong(f"the check could not examine your answer: {what}.", why)
+            what, why = raised(error, tr("Look at what your answer returns or does: the check could not "
+                                         "compare it (does it return an object whose ==, repr or len fails?). "
+                                         "Run it yourself on the lesson's example and look at the result."))
+            return wrong(tr("the check could not examine your answer: {what}.", what=what), why)
     return checked
 
 
@@ -152,13 +154,14 @@ def ramp(torch, *shape, start=-1.0, stop=1.0):
 def works_only_on_tensorlab(subject, module, found):
     """The verdict when an answer is right on tensorlab but not on PyTorch (``module``): the two
     libraries should agree, and PyTorch is the reference."""
-    return wrong(f"{subject} works on tensorlab but not on {library_name(module)}: {found}.",
-                 "tensorlab and PyTorch should behave the same here; PyTorch is the reference "
-                 "(please report the difference).")
+    return wrong(tr("{subject} works on tensorlab but not on {library}: {found}.", subject=subject,
+                    library=library_name(module), found=found),
+                 tr("tensorlab and PyTorch should behave the same here; PyTorch is the reference "
+                    "(please report the difference)."))
 
 
 def not_answered(what):
-    return report(False, f"Not answered yet: replace the ... with {what}.")
+    return report(False, tr("Not answered yet: replace the ... with {what}.", what=what))
 
 
 def is_stub(answer):
@@ -211,13 +214,14 @@ def _judge(question, predicted, truth):
         if _same_prediction(predicted, truth):
             return ""
     except Exception as error:  # noqa: BLE001 - a prediction whose == raises is not a prediction
-        return (f"{question.label}: your prediction could not be compared with anything ({error_line(error)}). "
-                "Write it as a plain value: a tuple, a number, True/False, a string or torch.<dtype>.")
+        return tr("{label}: your prediction could not be compared with anything ({error}). Write it as a plain "
+                  "value: a tuple, a number, True/False, a string or torch.<dtype>.",
+                  label=question.label, error=error_line(error))
     try:
         hint = question.hint(predicted, truth)
     except Exception:  # noqa: BLE001 - a hint that trips over an odd prediction is left out
         hint = ""
-    return f"{question.label}: not {describe(predicted)}." + (f" {hint}" if hint else "")
+    return tr("{label}: not {prediction}.", label=question.label, prediction=describe(predicted)) + (f" {hint}" if hint else "")
 
 
 @always_a_verdict
@@ -225,29 +229,32 @@ def check_predictions(answer, questions, *, what=None, note=""):
     """Compare a tuple of predictions with the truth of each :class:`Question`, computed on tensorlab
     and (when installed) PyTorch; PyTorch's truth is the reference when they disagree."""
     n = len(questions)
-    what = what or f"a tuple of {n} predictions, one per line of the table"
+    what = what or tr("a tuple of {n} predictions, one per line of the table", n=n)
     if is_stub(answer) or (isinstance(answer, (tuple, list)) and any(is_stub(a) for a in answer)):
         return not_answered(what)
     if not isinstance(answer, (tuple, list)) or len(answer) != n:
-        return wrong(f"the answer should be {what}; yours is {kind(answer)} ({describe(answer)}).")
+        return wrong(tr("the answer should be {what}; yours is {kind} ({value}).", what=what, kind=kind(answer),
+                        value=describe(answer)))
     truths = {name: [_normalise(q.compute(module)) for q in questions] for name, module in libraries()}
     reference = truths[list(truths)[-1]]
     notes = []
     if len(truths) > 1:
         for q, ours, theirs in zip(questions, truths[TENSORLAB], reference):
             if not _same_prediction(ours, theirs):
-                notes.append(f"  (tensorlab differs from PyTorch on {q.label}: {describe(ours)} vs "
-                             f"{describe(theirs)} -- PyTorch is the reference; please report it.)")
+                notes.append("  " + tr("(tensorlab differs from PyTorch on {label}: {ours} vs {theirs} -- PyTorch is "
+                                       "the reference; please report it.)", label=q.label, ours=describe(ours),
+                                       theirs=describe(theirs)))
     off = []
     for i, (q, predicted, truth) in enumerate(zip(questions, answer, reference), 1):
         line = _judge(q, predicted, truth)
         if line:
             off.append(f"  ({i}) {line}")
     if off:
-        count = f"{len(off)} of {n} predictions {'is' if len(off) == 1 else 'are'} off."
-        return report(False, "\n".join([f"Not yet: {count}"] + off + notes))
+        count = (tr("{k} of {n} predictions is off.", k=len(off), n=n) if len(off) == 1 else
+                 tr("{k} of {n} predictions are off.", k=len(off), n=n))
+        return report(False, "\n".join([tr("Not yet: {what}", what=count)] + off + notes))
     if notes:
-        return report(True, "\n".join(["Correct! (judged against PyTorch)"] + notes))
+        return report(True, "\n".join([tr("Correct! (judged against PyTorch)")] + notes))
     return correct(note)
 
 
@@ -301,10 +308,10 @@ def _examine(got, expected, args, module, *, changed, fresh, again, strides, gra
         why = ""
         if not _explained_by_the_change(got, expected, again, strides, grads):
             why = _first(diagnoses, got, expected, fresh, module)
-        return [f"it changed its input in place: {changed[0]}"], why or guard.why_changed(changed[0])
+        return [tr("it changed its input in place: {change}", change=changed[0])], why or guard.why_changed(changed[0])
     if got is None:
-        return ["it returned None"], "Did you forget `return`?"
-    found, why = differences(got, expected, where="the result", strides=strides, grads=grads), ""
+        return [tr("it returned None")], tr("Did you forget `return`?")
+    found, why = differences(got, expected, where=tr("the result"), strides=strides, grads=grads), ""
     if not found and extra is not None:
         problem = extra(got, args, module)
         if isinstance(problem, tuple):
@@ -336,7 +343,7 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
     if is_stub(answer):
         return not_answered(what)
     if not callable(answer):
-        return wrong(f"`{name}` should be a function ({what}); it is {kind(answer)}.")
+        return wrong(tr("`{name}` should be a function ({what}); it is {kind}.", name=name, what=what, kind=kind(answer)))
     names = parameter_names(answer)
     for index, (lib_name, module) in enumerate(libraries()):
         function = on(module, answer)
@@ -357,14 +364,14 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
                     again=lambda: on(module, reference)(*args), strides=strides, grads=grads,
                     diagnoses=diagnoses, extra=extra))
                 if trouble is not None:           # e.g. a result whose == or repr raises
-                    what_off, _ = raised(trouble, subject="comparing it")
-                    examined = ([f"its result ({kind(got)}) could not be compared with the expected one: "
-                                 f"{what_off}"],
-                                "Return a plain result -- a tensor, a number, a tuple or list of them -- as "
-                                "the exercise asks.")
+                    what_off, _ = raised(trouble, subject=tr("comparing it"))
+                    examined = ([tr("its result ({kind}) could not be compared with the expected one: {what}",
+                                    kind=kind(got), what=what_off)],
+                                tr("Return a plain result -- a tensor, a number, a tuple or list of them -- as "
+                                   "the exercise asks."))
                 found, why = examined
             if found:
-                where = f"`{name}` on {case.label}"
+                where = tr("`{name}` on {case}", name=name, case=case.label)
                 if index > 0:
                     return works_only_on_tensorlab(where, module, found[0])
                 return wrong(f"{where}: {found[0]}.", why)

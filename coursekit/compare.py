@@ -21,6 +21,8 @@ import re
 
 import numpy as np
 
+from .language import tr
+
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 
@@ -84,7 +86,7 @@ def describe(x, limit=80):
         text = " ".join(mask_addresses(safe_repr(x)).split())
         if len(text) <= limit:
             return text
-        return f"a tensor of shape {tuple(x.shape)} and dtype {x.dtype}"
+        return tr("a tensor of shape {shape} and dtype {dtype}", shape=tuple(x.shape), dtype=x.dtype)
     if isinstance(x, BaseException):
         return f"{type(x).__name__}: {x}"
     if isinstance(plain(x), str) and plain(x).startswith(("torch.", "cpu", "cuda")):
@@ -96,11 +98,11 @@ def describe(x, limit=80):
 def kind(x):
     """What sort of thing ``x`` is, in words: 'a tensor', 'a tuple of 2 items', 'an int'."""
     if is_tensor(x):
-        return "a tensor"
+        return tr("a tensor")
     if isinstance(x, (list, tuple)):
-        return f"a {type(x).__name__} of {len(x)} items"
+        return tr("a {type} of {n} items", type=type(x).__name__, n=len(x))
     name = type(plain(x)).__name__
-    return ("an " if name[0] in "aeiou" else "a ") + name
+    return tr("an {type}", type=name) if name[0] in "aeiou" else tr("a {type}", type=name)
 
 
 def _first_mismatch(got, expected, rtol, atol):
@@ -117,40 +119,51 @@ def _first_mismatch(got, expected, rtol, atol):
     return int(bad.sum()), list(index), str(a[index]), str(b[index])  # str: float32 reads as 0.16666667
 
 
-def _tensor_differences(got, expected, where, strides, grads, rtol, atol, expected_word="expected"):
-    exp = expected_word
+def _tensor_differences(got, expected, where, strides, grads, rtol, atol, expected_word=None):
+    exp = tr("expected") if expected_word is None else expected_word
     if tuple(got.shape) != tuple(expected.shape):
-        return [f"{where} has shape {tuple(got.shape)}, {exp} {tuple(expected.shape)}"]
+        return [tr("{where} has shape {got}, {exp} {expected}", where=where, got=tuple(got.shape), exp=exp,
+                   expected=tuple(expected.shape))]
     found = []
     if str(got.dtype) != str(expected.dtype):
-        found.append(f"{where} has dtype {got.dtype}, {exp} {expected.dtype}")
+        found.append(tr("{where} has dtype {got}, {exp} {expected}", where=where, got=got.dtype, exp=exp,
+                        expected=expected.dtype))
     mismatch = _first_mismatch(got, expected, rtol, atol)
     if mismatch is not None:
         count, index, a, b = mismatch
-        found.append(f"{where} differs at {count} of {got.numel()} positions, first at {index}: "
-                     f"{a} instead of {b}")
+        found.append(tr("{where} differs at {count} of {n} positions, first at {index}: {got} instead of {expected}",
+                        where=where, count=count, n=got.numel(), index=index, got=a, expected=b))
     if strides and tuple(got.stride()) != tuple(expected.stride()):
-        found.append(f"{where} has strides {tuple(got.stride())}, {exp} {tuple(expected.stride())}")
+        found.append(tr("{where} has strides {got}, {exp} {expected}", where=where, got=tuple(got.stride()),
+                        exp=exp, expected=tuple(expected.stride())))
     if grads:
         if bool(got.requires_grad) != bool(expected.requires_grad):
-            found.append(f"{where} has requires_grad={got.requires_grad}, {exp} {expected.requires_grad}")
+            found.append(tr("{where} has requires_grad={got}, {exp} {expected}", where=where,
+                            got=got.requires_grad, exp=exp, expected=expected.requires_grad))
         names = [type(t.grad_fn).__name__ if t.grad_fn is not None else None for t in (got, expected)]
         if names[0] != names[1]:
-            found.append(f"{where} has grad_fn {names[0]}, {exp} {names[1]}")
+            found.append(tr("{where} has grad_fn {got}, {exp} {expected}", where=where, got=names[0], exp=exp,
+                            expected=names[1]))
         g1, g2 = _leaf_grad(got), _leaf_grad(expected)
         if (g1 is None) != (g2 is None):
-            found.append(f"{where}.grad is {describe(g1)}, {exp} {describe(g2)}")
+            found.append(tr("{where}.grad is {got}, {exp} {expected}", where=where, got=describe(g1), exp=exp,
+                            expected=describe(g2)))
         elif g1 is not None:
             found += _tensor_differences(g1, g2, f"{where}.grad", False, False, rtol, atol, exp)
     return found
+
+
+def _is_kind(where, got, exp, expected):
+    return tr("{where} is {got_kind} ({got}), {exp} {expected_kind} ({expected})", where=where, got_kind=kind(got),
+              got=describe(got), exp=exp, expected_kind=kind(expected), expected=describe(expected))
 
 
 def _leaf_grad(t):
     return t.grad if t.is_leaf else None
 
 
-def differences(got, expected, *, where="the result", strides=False, grads=True,
-                rtol=1e-5, atol=1e-6, expected_word="expected"):
+def differences(got, expected, *, where=None, strides=False, grads=True,
+                rtol=1e-5, atol=1e-6, expected_word=None):
     """What differs between ``got`` and ``expected``, as a list of sentences (empty: the same).
 
     Tensors are compared by shape, then dtype, values (``rtol``/``atol``, NaN equal to NaN),
@@ -159,16 +172,18 @@ def differences(got, expected, *, where="the result", strides=False, grads=True,
     sizes by name; floats approximately; other objects of the two libraries (a Module, a grad_fn) by
     what they print; anything else with ``==``. ``expected_word`` is how the
     sentences introduce the expected side ("expected", "PyTorch has")."""
-    exp = expected_word
+    where = tr("the result") if where is None else where
+    exp = tr("expected") if expected_word is None else expected_word
     if is_tensor(got) and is_tensor(expected):
         return _tensor_differences(got, expected, where, strides, grads, rtol, atol, exp)
     got_p, exp_p = plain(got), plain(expected)
     if is_tensor(got_p) != is_tensor(exp_p) or (
             isinstance(got_p, (list, tuple)) != isinstance(exp_p, (list, tuple))):
-        return [f"{where} is {kind(got)} ({describe(got)}), {exp} {kind(expected)} ({describe(expected)})"]
+        return [_is_kind(where, got, exp, expected)]
     if isinstance(got_p, (list, tuple)):
         if len(got_p) != len(exp_p):
-            return [f"{where} has {len(got_p)} items, {exp} {len(exp_p)}"]
+            return [tr("{where} has {got} items, {exp} {expected}", where=where, got=len(got_p), exp=exp,
+                       expected=len(exp_p))]
         found = []
         for i, (a, b) in enumerate(zip(got_p, exp_p)):
             found += differences(a, b, where=f"{where}[{i}]", strides=strides, grads=grads,
@@ -183,14 +198,15 @@ def differences(got, expected, *, where="the result", strides=False, grads=True,
         if same and type(got_p) is type(exp_p):
             return []
         if same:
-            return [f"{where} is {kind(got_p)} ({describe(got_p)}), {exp} {kind(exp_p)} ({describe(exp_p)})"]
-        return [f"{where} is {describe(got_p)}, {exp} {describe(exp_p)}"]
+            return [_is_kind(where, got_p, exp, exp_p)]
+        return [tr("{where} is {got}, {exp} {expected}", where=where, got=describe(got_p), exp=exp, expected=describe(exp_p))]
     if _counterparts(got_p, exp_p):
         # a Module, a grad_fn node...: objects of the two libraries never compare equal with ==;
         # they agree when they print the same (addresses aside)
         if mask_addresses(repr(got_p)) == mask_addresses(repr(exp_p)):
             return []
-        return [f"{where} prints as {describe(got_p)}, {exp} {describe(exp_p)}"]
+        return [tr("{where} prints as {got}, {exp} {expected}", where=where, got=describe(got_p), exp=exp,
+                   expected=describe(exp_p))]
     try:
         equal = bool(got_p == exp_p)
     except Exception:  # noqa: BLE001 - objects whose == fails are simply different
@@ -198,8 +214,8 @@ def differences(got, expected, *, where="the result", strides=False, grads=True,
     if equal and type(got_p) is type(exp_p):
         return []
     if equal:
-        return [f"{where} is {kind(got_p)} ({describe(got_p)}), {exp} {kind(exp_p)} ({describe(exp_p)})"]
-    return [f"{where} is {describe(got_p)}, {exp} {describe(exp_p)}"]
+        return [_is_kind(where, got_p, exp, exp_p)]
+    return [tr("{where} is {got}, {exp} {expected}", where=where, got=describe(got_p), exp=exp, expected=describe(exp_p))]
 
 
 def shares_memory(a, b):

@@ -46,6 +46,7 @@ import io
 import sys
 
 from .compare import differences, mask_addresses, plain
+from .language import tr
 from .libs import ORACLE_VERSION, PYTORCH, TENSORLAB, libraries, library_name, namespace, torch_or_none
 
 _NOTHING = object()  # "the snippet's last line is not an expression"
@@ -130,32 +131,33 @@ def _skeleton(x):
 
 def compare(ours, theirs, values=True):
     """Sentences saying how tensorlab's run ``ours`` differs from PyTorch's run ``theirs``."""
-    other = "PyTorch has"
+    other = tr("PyTorch has")
     if ours.error is not None or theirs.error is not None:
         if ours.error is None:
-            return [f"PyTorch raised {error_line(theirs.error)}; tensorlab did not"]
+            return [tr("PyTorch raised {error}; tensorlab did not", error=error_line(theirs.error))]
         if theirs.error is None:
-            return [f"tensorlab raised {error_line(ours.error)}; PyTorch did not"]
+            return [tr("tensorlab raised {error}; PyTorch did not", error=error_line(ours.error))]
         if type(ours.error).__name__ != type(theirs.error).__name__:
-            return [f"tensorlab raised {type(ours.error).__name__}, PyTorch {type(theirs.error).__name__}"]
+            return [tr("tensorlab raised {ours}, PyTorch {theirs}", ours=type(ours.error).__name__,
+                       theirs=type(theirs.error).__name__)]
         phrase = key_phrase(theirs.error)
         if phrase not in str(ours.error):
-            return [f"tensorlab's error message lacks PyTorch's phrase {phrase!r}"]
+            return [tr("tensorlab's error message lacks PyTorch's phrase {phrase}", phrase=repr(phrase))]
         return []
     found = []
     if values and mask_addresses(ours.printed) != mask_addresses(theirs.printed):
-        found.append("they printed different text")
+        found.append(tr("they printed different text"))
     if ours.has_value != theirs.has_value:
-        found.append("only one of them has a value on the last line")
+        found.append(tr("only one of them has a value on the last line"))
     elif ours.has_value:
         if values:
-            found += differences(ours.value, theirs.value, where="the value", strides=True,
+            found += differences(ours.value, theirs.value, where=tr("the value"), strides=True,
                                  expected_word=other)
             if not found and mask_addresses(repr(ours.value)) != mask_addresses(repr(theirs.value)):
-                found.append("the value prints differently")
+                found.append(tr("the value prints differently"))
         elif _skeleton(ours.value) != _skeleton(theirs.value):
-            found.append(f"the value's shape/dtype/strides differ: {_skeleton(ours.value)} vs "
-                         f"{_skeleton(theirs.value)}")
+            found.append(tr("the value's shape/dtype/strides differ: {ours} vs {theirs}",
+                            ours=_skeleton(ours.value), theirs=_skeleton(theirs.value)))
     return found
 
 
@@ -177,19 +179,19 @@ class Report:
 
     def status(self):
         if not self.compared:
-            return "PyTorch is not installed: this ran on tensorlab only."
+            return tr("PyTorch is not installed: this ran on tensorlab only.")
         theirs = self.runs[1].name
         if self.agree:
-            return f"tensorlab and {theirs} agree."
-        return f"tensorlab and {theirs} differ:"
+            return tr("tensorlab and {theirs} agree.", theirs=theirs)
+        return tr("tensorlab and {theirs} differ:", theirs=theirs)
 
     def side_by_side(self, width=44):
         """The two outputs in two columns, under the status line and the differences."""
-        lines = [f"PyTorch cross-check -- {self.status()}"]
+        lines = [tr("PyTorch cross-check -- {status}", status=self.status())]
         lines += [f"  - {d}" for d in self.differences]
-        columns = [r.text().splitlines() or ["(no output)"] for r in self.runs]
+        columns = [r.text().splitlines() or [tr("(no output)")] for r in self.runs]
         if len(columns) == 1:
-            columns.append(["(not installed)"])
+            columns.append([tr("(not installed)")])
         heads = [TENSORLAB, self.runs[1].name if self.compared else PYTORCH]
         left = max([width] + [len(s) for s in columns[0]])
         lines.append(f"{heads[0]:<{left}} | {heads[1]}")
@@ -204,8 +206,8 @@ class Report:
         return self.side_by_side()
 
 
-#: How the status line starts, with or without PyTorch (tools/sanitize.cfg relies on it; the lines
-#: after the first are indented by two spaces).
+#: How the status line starts, with or without PyTorch (tools/sanitize.cfg relies on it, and on the
+#: Chinese one starting "coursekit：对照功能已"; the lines after the first are indented by two spaces).
 STATUS_PREFIX = "coursekit: cross-checks are "
 
 
@@ -217,11 +219,13 @@ def status():
     """
     torch = torch_or_none()
     if torch is not None:
-        return (f"{STATUS_PREFIX}on -- {library_name(torch)} is installed: %%crosscheck cells\n"
-                "  compare tensorlab with it, and the exercise checks run your answers on both.")
-    return (f"{STATUS_PREFIX}OFF -- PyTorch is not installed: %%crosscheck cells\n"
-            "  compare nothing, and the exercise checks run on tensorlab only. To turn them on:\n"
-            f"  pip install torch=={ORACLE_VERSION}  (README.md, \"PyTorch, the test oracle\")")
+        return tr("coursekit: cross-checks are on -- {library} is installed: %%crosscheck cells\n"
+                  "  compare tensorlab with it, and the exercise checks run your answers on both.",
+                  library=library_name(torch))
+    return tr("coursekit: cross-checks are OFF -- PyTorch is not installed: %%crosscheck cells\n"
+              "  compare nothing, and the exercise checks run on tensorlab only. To turn them on:\n"
+              "  pip install torch=={version}  (README.md, \"PyTorch, the test oracle\")",
+              version=ORACLE_VERSION)
 
 
 def last_crosscheck():

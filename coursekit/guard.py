@@ -38,6 +38,7 @@ import time
 import numpy as np
 
 from .compare import is_tensor, safe_repr, to_numpy
+from .language import tr
 
 #: Seconds one call of a learner's code may take -- generous: every answer that is on the right
 #: track takes milliseconds, but a slow machine or a first import can be slow.
@@ -116,18 +117,21 @@ def _run_with_trace(function, args, limit):
         sys.settrace(previous)
 
 
-def failure(error, subject="it"):
+def failure(error, subject=None):
     """``(what happened, hint)`` for the failures that are not ordinary errors -- the time limit and
     ``sys.exit`` -- else None. ``subject`` is who failed ("it", "backward" ...)."""
+    subject = tr("it") if subject is None else subject
     if isinstance(error, TimeLimitExceeded):
-        return (f"{subject} did not finish within {error.limit:g} seconds, so the check stopped it",
-                "Is there a loop that never ends (a `while` whose condition never becomes false), or a "
-                "function that calls itself forever? Run it yourself on a small input and interrupt it "
-                "(the stop button) to see the line it is stuck on.")
+        return (tr("{subject} did not finish within {limit:g} seconds, so the check stopped it",
+                   subject=subject, limit=error.limit),
+                tr("Is there a loop that never ends (a `while` whose condition never becomes false), or a "
+                   "function that calls itself forever? Run it yourself on a small input and interrupt it "
+                   "(the stop button) to see the line it is stuck on."))
     if isinstance(error, SystemExit):
-        return (f"{subject} called sys.exit(), which stops the program instead of returning a result",
-                "A function answers with `return`: sys.exit() and exit() end the whole program, "
-                "and are never what an exercise wants.")
+        return (tr("{subject} called sys.exit(), which stops the program instead of returning a result",
+                   subject=subject),
+                tr("A function answers with `return`: sys.exit() and exit() end the whole program, "
+                   "and are never what an exercise wants."))
     return None
 
 
@@ -237,10 +241,10 @@ CONTAINER = ("Your function changed the list or dict it was given (append, pop, 
 def why_changed(change):
     """The hint for one of the sentences of :func:`changes`."""
     if " mode (" in change:
-        return MODE
+        return tr(MODE)
     if any(words in change for words in (" changed length ", " is now ", " has other keys ")):
-        return CONTAINER
-    return IN_PLACE
+        return tr(CONTAINER)
+    return tr(IN_PLACE)
 
 
 def input_changes(before, args, names):

@@ -103,3 +103,55 @@ def test_the_chinese_readme_lists_every_chinese_lesson():
     for path in sorted(translate.ZH.glob("[0-9][0-9]_*.ipynb")):
         title = translate.read_translation(translate.translation_path(path))[cells(path)[0]["id"]][1].splitlines()[0]
         assert f"- [{title.lstrip('# ').strip()}](course/zh/{path.name})" in text, f"README.zh.md misses {path.name}"
+
+
+# -- the checks and the widgets: every message passed through tr() has a Chinese translation ----------
+
+def _messages(package):
+    """``{English message: file}`` for every ``tr("...")`` in ``package``'s source; ``tr(NAME)`` counts
+    the string that a module-level ``NAME = "..."`` gives."""
+    import ast
+    found = {}
+    for path in sorted((ROOT / package).glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = {t.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
+                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+                     for t in node.targets if isinstance(t, ast.Name)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tr" and node.args:
+                first = node.args[0]
+                text = first.value if isinstance(first, ast.Constant) else constants.get(getattr(first, "id", None))
+                assert isinstance(text, str), f"{path.name}:{node.lineno}: tr() needs the English text itself"
+                found.setdefault(text, path.name)
+    return found
+
+
+def _catalog(package):
+    import importlib
+    return importlib.import_module("coursekit.zh" if package == "coursekit" else "widgets._zh").ZH
+
+
+@pytest.mark.parametrize("package", ["coursekit"])
+def test_every_message_has_a_chinese_translation(package):
+    import string
+    messages, catalog = _messages(package), _catalog(package)
+    missing = [f"{where}: {text!r}" for text, where in messages.items() if text not in catalog]
+    assert not missing, "no Chinese translation (add it to the catalog):\n" + "\n".join(missing)
+    stale = [text for text in catalog if text not in messages]
+    assert not stale, "translations of messages the code no longer has:\n" + "\n".join(map(repr, stale))
+    fields = lambda text: sorted(f for _, f, _, _ in string.Formatter().parse(text) if f)  # noqa: E731
+    wrong = [text for text, zh in catalog.items() if fields(text) != fields(zh)]
+    assert not wrong, "a translation lacks (or adds) a {field} of its English:\n" + "\n".join(map(repr, wrong))
+
+
+def test_the_checks_speak_chinese_in_course_zh(monkeypatch, capsys):
+    from coursekit import check, language
+    monkeypatch.setenv("TENSORLAB_LANG", "zh")
+    assert language.language() == "zh"
+    check.wrong("the result is off", "look again")
+    assert capsys.readouterr().out == "还不对：the result is off\n  提示：look again\n"
+    monkeypatch.delenv("TENSORLAB_LANG")
+    monkeypatch.chdir(translate.ZH)
+    assert language.language() == "zh"
+    monkeypatch.chdir(ROOT)
+    assert language.language() == "en"

@@ -253,7 +253,8 @@ def embed(drawings, lessons=None):
     import nbformat
     uris = {Path(name).stem: data_uri(svg) for name, svg in drawings.items()}
     changed = []
-    for path in lessons or sorted((ROOT / "course").glob("[0-9][0-9]_*.ipynb")):
+    editions = [ROOT / "course", ROOT / "course" / "zh"]   # the English lessons and their Chinese edition
+    for path in lessons or [p for folder in editions for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))]:
         nb = nbformat.read(path, as_version=4)
         stale = False
         for cell in nb.cells:
