@@ -5,8 +5,11 @@ coursekit/solutions/lesson15.py).
     Correct! BatchNorm shares statistics across the batch, LayerNorm within a sample;
              Dropout only acts in training.
 """
-from .check import Case, Question, check_function, check_predictions, ramp
-from .compare import differences, is_tensor
+from . import guard
+from .check import (Case, Question, always_a_verdict, check_function, check_predictions, correct, is_stub,
+                    not_answered, raised, ramp, works_only_on_tensorlab, wrong)
+from .compare import differences, is_tensor, kind
+from .libs import class_on, libraries
 from .solutions import lesson15 as solution
 
 # -- exercise 1: predictions -----------------------------------------------------------------------------
@@ -194,3 +197,134 @@ def check_batchnorm_eval(batchnorm_eval):
                           diagnoses=[_diagnose_eval],
                           note="In eval mode BatchNorm is a fixed per-channel scale and shift: the same output "
                                "for a sample whatever else is in the batch.")
+
+
+# -- exercise 4: ResNet's basic block -------------------------------------------------------------------------
+
+BLOCK_SHAPES = ((4, 4, 1), (4, 6, 2))      # (inplanes, planes, stride): the shortcut x, then downsample(x)
+
+
+def block_state(torch, inplanes, planes, stride):
+    """A state_dict for the block, the same numbers on every library (built in NumPy): convolution
+    weights, and BatchNorm weights, biases and running statistics away from 1 and 0."""
+    import numpy as np
+    rng = np.random.default_rng(inplanes * 10 + planes + stride)
+    shapes = {"conv1.weight": (planes, inplanes, 3, 3), "conv2.weight": (planes, planes, 3, 3)}
+    norms = ["bn1", "bn2"]
+    if stride != 1 or inplanes != planes:
+        shapes["downsample.0.weight"] = (planes, inplanes, 1, 1)
+        norms.append("downsample.1")
+    state = {k: rng.standard_normal(s) * 0.4 for k, s in shapes.items()}
+    for bn in norms:
+        state[f"{bn}.weight"] = 1 + 0.3 * rng.standard_normal(planes)
+        state[f"{bn}.bias"] = 0.3 * rng.standard_normal(planes)
+        state[f"{bn}.running_mean"] = 0.2 * rng.standard_normal(planes)
+        state[f"{bn}.running_var"] = 0.5 + rng.random(planes)
+    tensors = {k: torch.tensor(v.astype(np.float32)) for k, v in state.items()}
+    tensors.update({f"{bn}.num_batches_tracked": torch.tensor(3) for bn in norms})
+    return tensors
+
+
+def _block_input(torch, inplanes):
+    return (ramp(torch, 3, inplanes, 6, 6, start=-2.0, stop=2.0) * 3).sin() * 2
+
+
+def _block_variants(block, x, torch):
+    """What the usual wrong forwards compute, with ``block``'s own layers: ``{hint: output}``."""
+    relu = torch.relu
+    identity = x if block.downsample is None else block.downsample(x)
+    inner = block.bn2(block.conv2(relu(block.bn1(block.conv1(x)))))
+    return {
+        "The block ends with a ReLU *after* the addition: relu(bn2(...) + shortcut).": inner + identity,
+        "The last ReLU comes after the addition, not before it: add the shortcut to bn2's output, then apply "
+        "ReLU.": relu(inner) + identity,
+        "Add the shortcut: the block returns relu(F(x) + shortcut), not relu(F(x)) -- the `+ x` is what makes it "
+        "residual.": relu(inner),
+        "A ReLU goes between the two convolutions too: conv1 -> bn1 -> relu -> conv2 -> bn2.":
+            relu(block.bn2(block.conv2(block.bn1(block.conv1(x)))) + identity),
+        "Add the shortcut after bn2, not before it: bn2 normalizes only the residual branch.":
+            relu(block.bn2(block.conv2(relu(block.bn1(block.conv1(x)))) + identity)),
+    }
+
+
+def _block_problem(cls, reference, shape, torch):
+    """(what is off, why) for the learner's ``Block(*shape)`` on ``torch``, or None."""
+    inplanes, planes, stride = shape
+    label = f"Block({inplanes}, {planes}, stride={stride})"
+    block, error = guard.run(cls, inplanes, planes, stride)
+    if error is not None:
+        return raised(error, "Keep __init__ as the lesson gives it; only forward is yours.", subject=label)
+    ref = reference(inplanes, planes, stride)
+    state = block_state(torch, inplanes, planes, stride)
+    ref.load_state_dict(state)
+    try:
+        block.load_state_dict(block_state(torch, inplanes, planes, stride))
+    except (RuntimeError, KeyError, TypeError, AttributeError) as problem:
+        first = str(problem).split("\n")[0]
+        return (f"{label}.load_state_dict(...) of a torchvision-style block failed: {first}",
+                "Keep __init__ as the lesson gives it (conv1, bn1, relu, conv2, bn2, downsample): those names "
+                "are what a ResNet's state_dict uses.")
+    for training in (True, False):
+        block.train(training), ref.train(training)
+        x = _block_input(torch, inplanes).requires_grad_()
+        got, error = guard.run(block, x)
+        mode = "train()" if training else "eval()"
+        if error is not None:
+            why = ""
+            if "must match the size" in str(error) or "size of tensor" in str(error):
+                why = ("With stride 2 or a change of channels the output no longer has x's shape: then the shortcut "
+                       "is self.downsample(x), not x.")
+            return raised(error, why, subject=f"{label} in {mode}")
+        if got is Ellipsis:
+            return "stub", ""
+        x_ref = _block_input(torch, inplanes).requires_grad_()
+        expected = ref(x_ref)
+        found = differences(got, expected, where=f"{label} in {mode}", grads=False) if is_tensor(got) else \
+            [f"{label} returned {kind(got)}, not a tensor"]
+        if found:
+            why = "forward computes relu(bn2(conv2(relu(bn1(conv1(x))))) + shortcut)."
+            if is_tensor(got):
+                with torch.no_grad():
+                    for hint, value in _block_variants(ref, _block_input(torch, inplanes), torch).items():
+                        if not differences(got.detach(), value, grads=False):
+                            why = hint
+                            break
+            return found[0], why
+        if training:
+            g = _block_input(torch, planes)[:, :, ::stride, ::stride].cos()
+            got.backward(g)
+            expected.backward(g)
+            found = differences(x.grad, x_ref.grad, where=f"x.grad after {label}(x).backward(g)", grads=False)
+            if found:
+                return found[0], "Build the output from the block's layers with differentiable tensor ops only."
+            for (name, mine), (_, theirs) in zip(block.named_buffers(), ref.named_buffers()):
+                if differences(mine, theirs, grads=False):
+                    return (f"after one call in train() mode, {name} is {mine.tolist() if mine.dim() == 0 else 'off'}",
+                            "Call each BatchNorm exactly once per forward: every call in training mode updates "
+                            "its running statistics.")
+    return None
+
+
+@always_a_verdict
+def check_block(Block):
+    """Exercise 4: ``Block.forward`` -- ResNet's basic block, compared with PyTorch after loading the
+    same state_dict: output in train() and eval(), the input's gradient, the running statistics."""
+    what = "a forward that returns relu(residual branch + shortcut)"
+    if is_stub(Block):
+        return not_answered(what)
+    if not isinstance(Block, type):
+        return wrong(f"`Block` should be a class (a subclass of nn.Module); it is {kind(Block)}.")
+    for index, (_, library) in enumerate(libraries()):
+        cls, reference = class_on(library, Block), class_on(library, solution.Block)
+        for shape in BLOCK_SHAPES:
+            problem = _block_problem(cls, reference, shape, library)
+            if problem is None:
+                continue
+            found, why = problem
+            if found == "stub":
+                return not_answered(what)
+            if index > 0:
+                return works_only_on_tensorlab("`Block`", library, found)
+            return wrong(found + ".", why)
+    return correct("That is torchvision's BasicBlock (tensorlab/vision/models.py): the shortcut adds the "
+                   "identity to the block's Jacobian, I + dF/dx.")

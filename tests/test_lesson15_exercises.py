@@ -13,7 +13,8 @@ def test_every_check_accepts_its_solution(mode, capsys):
     assert check.check_norm_predictions(solution.predictions)
     assert check.check_running_stats(solution.update_running_stats)
     assert check.check_batchnorm_eval(solution.batchnorm_eval)
-    assert capsys.readouterr().out.count("Correct!") == 3
+    assert check.check_block(solution.Block)
+    assert capsys.readouterr().out.count("Correct!") == 4
 
 
 def test_the_running_stats_solution_is_what_batchnorm_does():
@@ -113,3 +114,111 @@ def test_wrong_running_stats(mode, answer, phrases):
 def test_wrong_batchnorm_evals(mode, answer, phrases):
     verdict = check.check_batchnorm_eval(answer)
     assert_rejected(verdict, phrases)
+
+
+# -- exercise 4: ResNet's basic block ---------------------------------------------------------------------
+
+def _init(self, inplanes, planes, stride=1, rename=False):
+    """The lesson's Block.__init__ (written out: the checks re-create the class on PyTorch)."""
+    nn.Module.__init__(self)
+    self.conv1 = nn.Conv2d(inplanes, planes, kernel_size=3, stride=stride, padding=1, bias=False)
+    setattr(self, "norm1" if rename else "bn1", nn.BatchNorm2d(planes))
+    self.relu = nn.ReLU()
+    self.conv2 = nn.Conv2d(planes, planes, kernel_size=3, padding=1, bias=False)
+    self.bn2 = nn.BatchNorm2d(planes)
+    self.downsample = None
+    if stride != 1 or inplanes != planes:
+        self.downsample = nn.Sequential(
+            nn.Conv2d(inplanes, planes, kernel_size=1, stride=stride, bias=False), nn.BatchNorm2d(planes))
+
+
+def _block(forward):
+    """The lesson's Block with ``forward`` as its forward."""
+    return type("Block", (nn.Module,), {"__init__": _init, "forward": forward})
+
+
+def _in_place_add(self, x):                 # torchvision's own spelling: in-place add and ReLU
+    out = self.relu(self.bn1(self.conv1(x)))
+    out = self.bn2(self.conv2(out))
+    out += x if self.downsample is None else self.downsample(x)
+    return torch.relu_(out)
+
+
+def _no_final_relu(self, x):
+    out = self.bn2(self.conv2(self.relu(self.bn1(self.conv1(x)))))
+    return out + (x if self.downsample is None else self.downsample(x))
+
+
+def _relu_before_add(self, x):
+    out = self.relu(self.bn2(self.conv2(self.relu(self.bn1(self.conv1(x))))))
+    return out + (x if self.downsample is None else self.downsample(x))
+
+
+def _no_shortcut(self, x):
+    return self.relu(self.bn2(self.conv2(self.relu(self.bn1(self.conv1(x))))))
+
+
+def _no_middle_relu(self, x):
+    out = self.bn2(self.conv2(self.bn1(self.conv1(x))))
+    return self.relu(out + (x if self.downsample is None else self.downsample(x)))
+
+
+def _add_before_bn2(self, x):
+    out = self.conv2(self.relu(self.bn1(self.conv1(x))))
+    return self.relu(self.bn2(out + (x if self.downsample is None else self.downsample(x))))
+
+
+def _always_x(self, x):
+    return self.relu(self.bn2(self.conv2(self.relu(self.bn1(self.conv1(x))))) + x)
+
+
+def _bn1_twice(self, x):
+    self.bn1(self.conv1(x))
+    return _in_place_add(self, x)
+
+
+class _Renamed(nn.Module):
+    def __init__(self, inplanes, planes, stride=1):
+        _init(self, inplanes, planes, stride, rename=True)
+
+    def forward(self, x):
+        return ...
+
+
+def test_other_correct_blocks_are_accepted(mode):
+    assert check.check_block(_block(_in_place_add))
+
+
+def test_the_lessons_block_stub_is_not_answered_yet(mode):
+    verdict = check.check_block(_block(lambda self, x: ...))
+    assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
+
+
+@pytest.mark.parametrize("forward, phrases", [
+    (_no_final_relu, ["Block(4, 4, stride=1) in train()", "ReLU *after* the addition"]),
+    (_relu_before_add, ["not before it"]),
+    (_no_shortcut, ["Add the shortcut"]),
+    (_no_middle_relu, ["between the two convolutions"]),
+    (_add_before_bn2, ["after bn2, not before it"]),
+    (_always_x, ["Block(4, 6, stride=2) in train() raised RuntimeError", "self.downsample(x), not x"]),
+    (_bn1_twice, ["bn1.running_mean", "exactly once per forward"]),
+])
+def test_wrong_blocks(mode, forward, phrases):
+    assert_rejected(check.check_block(_block(forward)), phrases)
+
+
+def test_a_block_with_renamed_layers_is_told_to_keep_init(mode):
+    assert_rejected(check.check_block(_Renamed), ["load_state_dict", "Keep __init__ as the lesson gives it"])
+
+
+def test_the_blocks_reference_is_tensorlabs_basic_block():
+    """The state_dict a check loads fits tensorlab.vision.models.BasicBlock, which computes the same."""
+    from tensorlab.vision.models import BasicBlock
+    for inplanes, planes, stride in check.BLOCK_SHAPES:
+        mine = solution.Block(inplanes, planes, stride)
+        library = BasicBlock(inplanes, planes, stride, mine.downsample and nn.Sequential(
+            nn.Conv2d(inplanes, planes, 1, stride=stride, bias=False), nn.BatchNorm2d(planes)))
+        for model in (mine, library):
+            model.load_state_dict(check.block_state(torch, inplanes, planes, stride))
+        x = check._block_input(torch, inplanes)
+        assert torch.allclose(mine(x), library(x), atol=1e-6)
