@@ -149,3 +149,68 @@ def check_adam_first_step(adam_first_step):
                           what="a function body that returns p after one step of Adam with gradient grad",
                           note="Adam's first step is lr * g / (|g| + eps): about lr for every coordinate, "
                                "which is why Adam's lr is a step *length*, not a gradient multiplier.")
+
+
+# -- exercise 3: SGD with momentum and weight decay, by hand ------------------------------------------------
+
+def _momentum_case(buf, lr, momentum, weight_decay):
+    def make(torch):
+        p = torch.tensor([1.0, -2.0, 0.5, 3.0])
+        grad = torch.tensor([0.4, -1.0, 2.0, 0.0])
+        return p, grad, None if buf is None else torch.tensor(buf), lr, momentum, weight_decay
+    return make
+
+
+MOMENTUM_CASES = [
+    Case("the first step (buf is None), lr=0.1, momentum=0.9, weight_decay=0",
+         _momentum_case(None, 0.1, 0.9, 0.0)),
+    Case("a later step (buf [1.0, 2.0, -1.0, 0.5]), lr=0.1, momentum=0.9, weight_decay=0",
+         _momentum_case([1.0, 2.0, -1.0, 0.5], 0.1, 0.9, 0.0)),
+    Case("a later step, lr=0.05, momentum=0.5, weight_decay=0.1",
+         _momentum_case([1.0, 2.0, -1.0, 0.5], 0.05, 0.5, 0.1)),
+    Case("the first step, lr=0.05, momentum=0.5, weight_decay=0.1", _momentum_case(None, 0.05, 0.5, 0.1)),
+]
+
+
+def _diagnose_momentum(got, expected, args, torch):
+    p, grad, buf, lr, momentum, weight_decay = args
+    if isinstance(got, Exception):
+        if buf is None and "NoneType" in str(got):
+            return "At the first step there is no buffer yet (buf is None): the buffer starts as the gradient."
+        return None
+    if is_tensor(got):
+        return "Return both: (the new p, the new buffer) -- the optimizer keeps the buffer for the next step."
+    if not (isinstance(got, (tuple, list)) and len(got) == 2 and all(is_tensor(t) for t in got)):
+        return None
+    new_p, new_buf = got
+    d_p = grad + weight_decay * p
+    old = torch.zeros_like(p) if buf is None else buf
+
+    def buffer_is(value):
+        return _close(new_buf, value)
+    if buffer_is(momentum * old + (1 - momentum) * d_p):
+        return ("PyTorch's SGD adds the whole gradient, buf = momentum * buf + grad (its dampening is 0); "
+                "weighting the gradient by (1 - momentum) is what Adam's averages do.")
+    if buf is None and buffer_is(momentum * d_p):
+        return "At the first step the buffer is the gradient itself, not momentum times it."
+    if weight_decay and buffer_is(momentum * old + grad if buf is not None else grad):
+        return ("Weight decay comes first: the gradient the buffer adds is grad + weight_decay * p, so the "
+                "decay is carried along by the momentum too.")
+    if _close(new_p, p - lr * d_p):
+        return "Step with the buffer, not with the gradient: p - lr * buf."
+    if buf is not None and _close(new_p, p - lr * buf):
+        return "Update the buffer first, then step with the *new* buffer."
+    if _close(new_p, p + lr * expected[1]):
+        return "Move *against* the buffer: p - lr * buf."
+    return None
+
+
+def check_momentum_step(momentum_step):
+    """Exercise 3: ``momentum_step(p, grad, buf, lr, momentum, weight_decay)`` -> (new p, new buffer),
+    what ``optim.SGD(..., momentum=, weight_decay=)`` does to one parameter in one step."""
+    return check_function(momentum_step, solution.momentum_step, MOMENTUM_CASES, name="momentum_step",
+                          grads=False, diagnoses=[_diagnose_momentum],
+                          what="a function body that returns (new p, new buffer) after one step of SGD with "
+                               "momentum and weight decay",
+                          note="That is SGD._update in tensorlab/optim/sgd.py: the buffer is the one "
+                               "optimizer.state[p] keeps as momentum_buffer.")

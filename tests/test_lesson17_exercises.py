@@ -11,7 +11,8 @@ from coursekit.testing import assert_rejected
 def test_every_check_accepts_its_solution(mode, capsys):
     assert check.check_state_predictions(solution.predictions)
     assert check.check_adam_first_step(solution.adam_first_step)
-    assert capsys.readouterr().out.count("Correct!") == 2
+    assert check.check_momentum_step(solution.momentum_step)
+    assert capsys.readouterr().out.count("Correct!") == 3
 
 
 def _adam_itself(p, grad, lr):
@@ -64,3 +65,103 @@ def test_wrong_state_predictions(mode, answer, phrases):
 def test_wrong_adam_first_steps(mode, answer, phrases):
     verdict = check.check_adam_first_step(answer)
     assert_rejected(verdict, phrases)
+
+
+# -- exercise 3: SGD with momentum and weight decay ----------------------------------------------------------
+
+@pytest.mark.parametrize("momentum, weight_decay", [(0.9, 0.0), (0.5, 0.1)])
+def test_the_momentum_solution_is_what_sgd_does(mode, momentum, weight_decay):
+    """Three steps of the reference against optim.SGD itself, on every library."""
+    from coursekit.libs import libraries, on
+    for _, library in libraries():
+        p = library.tensor([1.0, -2.0, 0.5], requires_grad=True)
+        optimizer = library.optim.SGD([p], lr=0.1, momentum=momentum, weight_decay=weight_decay)
+        mine, buf = p.detach().clone(), None
+        for step in range(3):
+            optimizer.zero_grad()
+            (p ** 2 * library.tensor([1.0, 3.0, -1.0])).sum().backward()
+            mine, buf = on(library, solution.momentum_step)(mine, p.grad.clone(), buf, 0.1, momentum, weight_decay)
+            optimizer.step()
+            assert library.allclose(p.detach(), mine) and library.allclose(optimizer.state[p]["momentum_buffer"], buf)
+
+
+def _momentum_with_torch_itself(p, grad, buf, lr, momentum, weight_decay):
+    p = p.clone().requires_grad_()
+    optimizer = torch.optim.SGD([p], lr=lr, momentum=momentum, weight_decay=weight_decay)
+    if buf is not None:
+        optimizer.state[p]["momentum_buffer"] = buf.clone()
+    p.grad = grad.clone()
+    optimizer.step()
+    return p.detach(), optimizer.state[p]["momentum_buffer"]
+
+
+def _ema(p, grad, buf, lr, momentum, weight_decay):
+    d_p = grad + weight_decay * p
+    buf = (1 - momentum) * d_p if buf is None else momentum * buf + (1 - momentum) * d_p
+    return p - lr * buf, buf
+
+
+def _first_times_momentum(p, grad, buf, lr, momentum, weight_decay):
+    d_p = grad + weight_decay * p
+    buf = momentum * d_p if buf is None else momentum * buf + d_p
+    return p - lr * buf, buf
+
+
+def _decay_after(p, grad, buf, lr, momentum, weight_decay):
+    buf = grad.clone() if buf is None else momentum * buf + grad
+    return p - lr * (buf + weight_decay * p), buf
+
+
+def _step_with_grad(p, grad, buf, lr, momentum, weight_decay):
+    d_p = grad + weight_decay * p
+    buf = d_p.clone() if buf is None else momentum * buf + d_p
+    return p - lr * d_p, buf
+
+
+def _old_buffer(p, grad, buf, lr, momentum, weight_decay):
+    d_p = grad + weight_decay * p
+    new = d_p.clone() if buf is None else momentum * buf + d_p
+    return p - lr * (new if buf is None else buf), new
+
+
+def _uphill(p, grad, buf, lr, momentum, weight_decay):
+    d_p = grad + weight_decay * p
+    buf = d_p.clone() if buf is None else momentum * buf + d_p
+    return p + lr * buf, buf
+
+
+def _no_first_step(p, grad, buf, lr, momentum, weight_decay):
+    buf = momentum * buf + grad + weight_decay * p
+    return p - lr * buf, buf
+
+
+def _only_p(p, grad, buf, lr, momentum, weight_decay):
+    return solution.momentum_step(p, grad, buf, lr, momentum, weight_decay)[0]
+
+
+def _in_place(p, grad, buf, lr, momentum, weight_decay):
+    d_p = grad + weight_decay * p
+    if buf is None:
+        buf = d_p.clone()
+    else:
+        buf.mul_(momentum).add_(d_p)          # the bug under test: changes the caller's buffer
+    return p - lr * buf, buf
+
+
+def test_another_correct_momentum_step_is_accepted(mode):
+    assert check.check_momentum_step(_momentum_with_torch_itself)
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_ema, ["the first step", "adds the whole gradient", "Adam's averages"]),
+    (_first_times_momentum, ["the buffer is the gradient itself"]),
+    (_decay_after, ["weight_decay=0.1", "Weight decay comes first"]),
+    (_step_with_grad, ["a later step", "Step with the buffer"]),
+    (_old_buffer, ["a later step", "the *new* buffer"]),
+    (_uphill, ["*against* the buffer"]),
+    (_no_first_step, ["raised TypeError", "buf is None"]),
+    (_only_p, ["Return both"]),
+    (_in_place, ["changed its input in place", "`buf`"]),
+])
+def test_wrong_momentum_steps(mode, answer, phrases):
+    assert_rejected(check.check_momentum_step(answer), phrases)

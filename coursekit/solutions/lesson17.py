@@ -10,3 +10,11 @@ predictions = (0, ["momentum_buffer"], ["exp_avg", "exp_avg_sq", "step"], 3.0, 0
 def adam_first_step(p, grad, lr):
     eps = 1e-8
     return p - lr * grad / (grad.abs() + eps)
+
+
+# Exercise 3: PyTorch's SGD -- weight decay added to the gradient, then the momentum buffer (started
+# as the gradient itself, dampening 0), then the step with the new buffer.
+def momentum_step(p, grad, buf, lr, momentum, weight_decay):
+    d_p = grad + weight_decay * p
+    buf = d_p.clone() if buf is None else momentum * buf + d_p
+    return p - lr * buf, buf
