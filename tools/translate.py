@@ -25,6 +25,11 @@ from course/zh/, unless course/zh/ has its own file of that name (``glossary.md`
 
 The stored outputs come from executing the Chinese notebook in course/zh/, where coursekit and the
 widgets speak Chinese (coursekit/language.py).
+
+The course's Markdown pages (the glossary, the cheat sheet) are translated the same way, block by
+block: a paragraph, a heading, a list item or one row of a table is a block, named by the hash of its
+English (``<!-- block · en 3f0c1a9b2e -->`` in ``i18n/zh/docs/<page>.md``); a fenced code block is
+copied, untranslated. ``build`` writes course/zh/<page>.md too.
 """
 from __future__ import annotations
 
@@ -38,6 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "course"
 ZH = COURSE / "zh"
 TRANSLATIONS = ROOT / "i18n" / "zh" / "lessons"
+DOC_TRANSLATIONS = ROOT / "i18n" / "zh" / "docs"
+DOCUMENTS = ("glossary.md", "cheatsheet.md")   # course/<name>, translated into course/zh/<name>
 
 HEADER = re.compile(r"^<!-- cell (\S+) · en ([0-9a-f]{10}) -->[ \t]*$", re.MULTILINE)
 FIGURE_DEFINITION = re.compile(r"^\[[\w-]+\]: data:\S+$", re.MULTILINE)
@@ -100,6 +107,8 @@ def problems(lesson):
 def _in_chinese_edition(target):
     """Does course/zh/ have its own ``target``? A lesson does when it has a translation file (whether
     or not it is built yet); any other file when it is there."""
+    if target in DOCUMENTS:
+        return (DOC_TRANSLATIONS / target).exists()
     if re.fullmatch(r"[0-9][0-9]_\w+\.ipynb", target):
         return translation_path(target).exists() and (COURSE / target).exists()
     return (ZH / target).exists()
@@ -139,6 +148,87 @@ def chinese_notebook(lesson):
     return zh
 
 
+# -- Markdown pages -------------------------------------------------------------------------------
+
+BLOCK_HEADER = re.compile(r"^<!-- block · en ([0-9a-f]{10}) -->[ \t]*$", re.MULTILINE)
+
+
+def document_blocks(text):
+    """A page as ``(kind, text)`` blocks: ``"code"`` for a fenced code block (copied as it is),
+    else ``"text"`` -- a paragraph, a heading, a list item, or one table row (``"row"``, so that
+    rows join back into one table)."""
+    blocks, lines, i = [], text.splitlines(), 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            i += 1
+        elif line.startswith("```"):
+            end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+            blocks.append(("code", "\n".join(lines[i:end + 1])))
+            i = end + 1
+        elif line.startswith("|"):
+            blocks.append(("row", line))
+            i += 1
+        else:
+            start = i
+            i += 1
+            while (i < len(lines) and lines[i].strip() and not lines[i].startswith(("|", "```", "#", "- "))
+                   and not lines[start].startswith("#")):
+                i += 1
+            blocks.append(("text", "\n".join(lines[start:i])))
+    return blocks
+
+
+def _joined(blocks):
+    """Blocks back into a page: table rows one per line, other blocks separated by a blank line."""
+    out = []
+    for (kind, text), previous in zip(blocks, [None] + blocks[:-1]):
+        same_table = kind == "row" and previous is not None and previous[0] == "row"
+        list_item = text.startswith("- ") and previous is not None and previous[1].startswith("- ")
+        out.append(("\n" if same_table or list_item else "\n\n") + text if out else text)
+    return "".join(out) + "\n"
+
+
+def read_document_translation(name):
+    """``{hash of an English block: its Chinese}`` for the page ``name``."""
+    text = (DOC_TRANSLATIONS / name).read_text(encoding="utf-8")
+    heads = list(BLOCK_HEADER.finditer(text))
+    return {head.group(1): text[head.end():(following.start() if following else len(text))].strip("\n").rstrip()
+            for head, following in zip(heads, heads[1:] + [None])}
+
+
+def _translatable(kind, text):
+    return kind != "code" and not re.fullmatch(r"\|[-| ]+\|", text)   # a table's |---| line is copied
+
+
+def document_problems(name):
+    """What is missing or stale in the translation of the page course/<name>."""
+    blocks = document_blocks((COURSE / name).read_text(encoding="utf-8"))
+    done = read_document_translation(name)
+    wanted = {text_hash(text): text for kind, text in blocks if _translatable(kind, text)}
+    found = [f"{name}: no translation of {text.splitlines()[0][:70]!r} (en {digest})"
+             for digest, text in wanted.items() if not done.get(digest, "").strip()]
+    found += [f"{name}: a translation of en {digest}, which the English page no longer has"
+              for digest in done if digest not in wanted]
+    return found
+
+
+def chinese_document(name):
+    """The Chinese page: each English block replaced by its translation, links made to work from course/zh/."""
+    blocks = document_blocks((COURSE / name).read_text(encoding="utf-8"))
+    done = read_document_translation(name)
+    return _relink(_joined([(kind, done[text_hash(text)] if _translatable(kind, text) else text)
+                            for kind, text in blocks]))
+
+
+def document_todo(name):
+    done = read_document_translation(name) if (DOC_TRANSLATIONS / name).exists() else {}
+    for kind, text in document_blocks((COURSE / name).read_text(encoding="utf-8")):
+        if _translatable(kind, text) and text_hash(text) not in done:
+            print(f"<!-- block · en {text_hash(text)} -->")
+            print(text, end="\n\n")
+
+
 def translated_lessons():
     """The English lessons that have a translation file, in course order."""
     return [p for p in sorted(COURSE.glob("[0-9][0-9]_*.ipynb")) if translation_path(p).exists()]
@@ -157,6 +247,10 @@ def build(lessons, timeout=600):
     for target in targets:
         build_course.build(target, timeout=timeout)
         print(f"built {target.relative_to(ROOT)}")
+    for name in DOCUMENTS:
+        if (DOC_TRANSLATIONS / name).exists():
+            (ZH / name).write_text(chinese_document(name), encoding="utf-8")
+            print(f"wrote {(ZH / name).relative_to(ROOT)}")
 
 
 def todo(lesson):
@@ -176,11 +270,19 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("status", help="which lessons are translated, and what drifted")
     p_todo = sub.add_parser("todo", help="print the English cells to (re)translate")
-    p_todo.add_argument("lesson", type=Path)
+    p_todo.add_argument("lesson", type=Path, help="a lesson, or a page: course/glossary.md")
     p_build = sub.add_parser("build", help="write and execute course/zh/ lessons")
     p_build.add_argument("lessons", nargs="*", type=Path, help="English lessons (default: every translated one)")
     args = parser.parse_args(argv)
     if args.command == "status":
+        for name in DOCUMENTS:
+            if not (DOC_TRANSLATIONS / name).exists():
+                print(f"{name}: not translated")
+                continue
+            found = document_problems(name)
+            print(f"{name}: " + ("current" if not found else f"{len(found)} to fix"))
+            for line in found:
+                print(f"  {line}")
         for lesson in sorted(COURSE.glob("[0-9][0-9]_*.ipynb")):
             if not translation_path(lesson).exists():
                 print(f"{lesson.name}: not translated")
@@ -190,7 +292,10 @@ def main(argv=None):
             for line in found:
                 print(f"  {line}")
     elif args.command == "todo":
-        todo(args.lesson)
+        if args.lesson.suffix == ".md":
+            document_todo(args.lesson.name)
+        else:
+            todo(args.lesson)
     else:
         build([COURSE / p.name for p in args.lessons] or translated_lessons())
 
