@@ -117,15 +117,24 @@ def _messages(package):
     found = {}
     for path in sorted((ROOT / package).glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        constants = {t.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
-                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-                     for t in node.targets if isinstance(t, ast.Name)}
+        constants, tables = {}, {}   # NAME = "text"; NAME = {"key": "text", ...}
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+                value, name = node.value, node.targets[0].id
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    constants[name] = value.value
+                elif isinstance(value, ast.Dict) and all(isinstance(v, ast.Constant) for v in value.values):
+                    tables[name] = [v.value for v in value.values]
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tr" and node.args:
                 first = node.args[0]
-                text = first.value if isinstance(first, ast.Constant) else constants.get(getattr(first, "id", None))
-                assert isinstance(text, str), f"{path.name}:{node.lineno}: tr() needs the English text itself"
-                found.setdefault(text, path.name)
+                if isinstance(first, ast.Subscript) and getattr(first.value, "id", None) in tables:
+                    texts = tables[first.value.id]        # tr(WORDS[key]): every text of the table
+                else:
+                    texts = [first.value if isinstance(first, ast.Constant) else constants.get(getattr(first, "id", None))]
+                for text in texts:
+                    assert isinstance(text, str), f"{path.name}:{node.lineno}: tr() needs the English text itself"
+                    found.setdefault(text, path.name)
     return found
 
 
@@ -134,7 +143,7 @@ def _catalog(package):
     return importlib.import_module("coursekit.zh" if package == "coursekit" else "widgets._zh").ZH
 
 
-@pytest.mark.parametrize("package", ["coursekit"])
+@pytest.mark.parametrize("package", ["coursekit", "widgets"])
 def test_every_message_has_a_chinese_translation(package):
     import string
     messages, catalog = _messages(package), _catalog(package)

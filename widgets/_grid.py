@@ -18,6 +18,7 @@ import itertools
 import math
 import operator
 
+from ._i18n import tr
 from ._svg import PALETTE, Canvas
 
 CELL_W, CELL_H = 44, 32      # one element in the main drawings
@@ -101,13 +102,14 @@ def element_index(index, ndim, what="select"):
     example = "(" + ", ".join("1021"[:ndim]) + ("," if ndim == 1 else "") + ")"
     for item in items:
         if isinstance(item, bool) or not _is_int(item):
-            why = (" (True and False index like a mask in PyTorch: x[True] adds a dimension)" if isinstance(item, bool)
-                   else " (slices, None, ... and lists pick several elements: apply them as a step, e.g. '[:, 0]')"
+            why = (tr(" (True and False index like a mask in PyTorch: x[True] adds a dimension)") if isinstance(item, bool)
+                   else tr(" (slices, None, ... and lists pick several elements: apply them as a step, e.g. '[:, 0]')")
                    if item is None or item is Ellipsis or isinstance(item, (slice, list, tuple)) else "")
-            raise TypeError(f"{what}() picks one element: give one int per dimension, such as {example}; "
-                            f"got {index!r}{why}")
+            raise TypeError(tr("{what}() picks one element: give one int per dimension, such as {example}; got {index}{why}",
+                               what=what, example=example, index=repr(index), why=why))
     if len(items) != ndim:
-        raise IndexError(f"{what}() picks one element: give {ndim} indices (one per dimension), got {len(items)}")
+        raise IndexError(tr("{what}() picks one element: give {ndim} indices (one per dimension), got {n}", what=what,
+                            ndim=ndim, n=len(items)))
     return tuple(operator.index(i) for i in items)
 
 

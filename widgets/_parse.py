@@ -27,6 +27,8 @@ A step applies itself to a real tensor, so what the widget shows is what the lib
 """
 import ast
 
+from ._i18n import tr
+
 # The operations the StrideExplorer offers: the view ops of PyTorch's "Tensor Views" page that keep
 # one storage, plus the three that may or must copy (reshape, contiguous, clone). Subscripts
 # (``x[...]``) are accepted separately.
@@ -90,19 +92,19 @@ def parse_steps(text, methods=METHODS):
     """
     text = str(text).strip()
     if not text:
-        raise ParseError("type an operation, e.g. transpose(0, 1) or [:, ::2]")
+        raise ParseError(tr("type an operation, e.g. transpose(0, 1) or [:, ::2]"))
     if len(text) > MAX_TEXT:
-        raise ParseError(f"that is {len(text)} characters; one operation is at most {MAX_TEXT}")
+        raise ParseError(tr("that is {n} characters; one operation is at most {limit}", n=len(text), limit=MAX_TEXT))
     source = _as_expression_on_x(text)
     try:
         tree = ast.parse(source, mode="eval").body
     except SyntaxError as error:
-        raise ParseError(f"not valid Python: {error.msg}") from None
+        raise ParseError(tr("not valid Python: {message}", message=error.msg)) from None
     steps = []
     # Walk the chain from the outermost call inwards: x.t().reshape(6) is Call(reshape) of Call(t) of x.
     while not (isinstance(tree, ast.Name) and tree.id == "x"):
         if len(steps) == MAX_STEPS:
-            raise ParseError(f"at most {MAX_STEPS} operations at once")
+            raise ParseError(tr("at most {limit} operations at once", limit=MAX_STEPS))
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute):
             steps.append(_call_step(tree, methods))
             tree = tree.func.value
@@ -110,11 +112,12 @@ def parse_steps(text, methods=METHODS):
             steps.append(Step("__getitem__", (_subscript_key(tree.slice),)))
             tree = tree.value
         elif isinstance(tree, ast.Attribute):
-            raise ParseError(f"attributes are not accepted ({tree.attr!r}); call one of: {', '.join(methods)}")
+            raise ParseError(tr("attributes are not accepted ({name}); call one of: {methods}", name=repr(tree.attr),
+                                methods=", ".join(methods)))
         elif isinstance(tree, ast.Call):
-            raise ParseError("only methods of the tensor can be called, e.g. transpose(0, 1)")
+            raise ParseError(tr("only methods of the tensor can be called, e.g. transpose(0, 1)"))
         else:
-            raise ParseError(f"not an operation on the tensor: {_unparse(tree)}")
+            raise ParseError(tr("not an operation on the tensor: {code}", code=_unparse(tree)))
     return steps[::-1]
 
 
@@ -129,16 +132,16 @@ def parse_shape(text):
     """
     text = str(text).strip()
     if len(text) > MAX_TEXT:
-        raise ParseError(f"that is {len(text)} characters; a shape is at most {MAX_TEXT}")
+        raise ParseError(tr("that is {n} characters; a shape is at most {limit}", n=len(text), limit=MAX_TEXT))
     try:
         tree = ast.parse(text if text[:1] in ("(", "[") else f"({text})", mode="eval").body
     except SyntaxError as error:
-        raise ParseError(f"not a shape: {error.msg}") from None
+        raise ParseError(tr("not a shape: {message}", message=error.msg)) from None
     value = _literal(tree)
     sizes = tuple(value) if isinstance(value, (tuple, list)) else (value,)
     for size in sizes:
         if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-            raise ParseError(f"sizes must be non-negative integers (found {size!r})")
+            raise ParseError(tr("sizes must be non-negative integers (found {size})", size=repr(size)))
     return sizes
 
 
@@ -159,12 +162,13 @@ def _as_expression_on_x(text):
 def _call_step(call, methods):
     name = call.func.attr
     if name not in methods:
-        raise ParseError(f"{name!r} is not an operation this box accepts; try one of: {', '.join(methods)}")
+        raise ParseError(tr("{name} is not an operation this box accepts; try one of: {methods}", name=repr(name),
+                            methods=", ".join(methods)))
     args = tuple(_literal(a) for a in call.args)
     kwargs = {}
     for keyword in call.keywords:
         if keyword.arg is None:
-            raise ParseError("**kwargs is not accepted")
+            raise ParseError(tr("**kwargs is not accepted"))
         kwargs[keyword.arg] = _literal(keyword.value)
     return Step(name, args, kwargs)
 
@@ -180,15 +184,15 @@ def _literal(node):
         items = [_literal(e) for e in node.elts]
         return tuple(items) if isinstance(node, ast.Tuple) else items
     elif isinstance(node, ast.Starred):
-        raise ParseError("*args is not accepted")
+        raise ParseError(tr("*args is not accepted"))
     elif isinstance(node, ast.Call):
-        raise ParseError(f"calls inside arguments are not accepted (found {_unparse(node)})")
+        raise ParseError(tr("calls inside arguments are not accepted (found {code})", code=_unparse(node)))
     elif isinstance(node, ast.Name):
-        raise ParseError(f"names are not accepted, only literal values (found {node.id})")
+        raise ParseError(tr("names are not accepted, only literal values (found {name})", name=node.id))
     else:
-        raise ParseError(f"arguments must be literal numbers, tuples or lists (found {_unparse(node)})")
+        raise ParseError(tr("arguments must be literal numbers, tuples or lists (found {code})", code=_unparse(node)))
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_LITERAL:
-        raise ParseError(f"{value} is too large for this explorer (at most {MAX_LITERAL})")
+        raise ParseError(tr("{value} is too large for this explorer (at most {limit})", value=value, limit=MAX_LITERAL))
     return value
 
 
@@ -203,14 +207,15 @@ def _subscript_item(node):
     if isinstance(node, ast.Slice):
         parts = [None if p is None else _literal(p) for p in (node.lower, node.upper, node.step)]
         if not all(p is None or (isinstance(p, int) and not isinstance(p, bool)) for p in parts):
-            raise ParseError("slice bounds and steps must be integers")
+            raise ParseError(tr("slice bounds and steps must be integers"))
         return slice(*parts)
     if isinstance(node, ast.Constant) and node.value is Ellipsis:
         return Ellipsis
     value = _literal(node)
     if value is None or _is_int(value) or (isinstance(value, list) and value and all(map(_is_int, value))):
         return value  # a list of integers is advanced indexing: PyTorch copies (a new storage)
-    raise ParseError(f"an index must be an integer, a slice, ..., None or a list of integers (found {value!r})")
+    raise ParseError(tr("an index must be an integer, a slice, ..., None or a list of integers (found {value})",
+                       value=repr(value)))
 
 
 def _is_int(value):

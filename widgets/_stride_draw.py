@@ -8,10 +8,12 @@ never a line drawn across captions and cells.
 """
 from ._grid import (CELL_H, CELL_W, MINI_H, MINI_W, Sheet, draw_grid, format_value, index_text, indices,
                     storage_positions, storage_values)
+from ._i18n import tr
 from ._svg import PALETTE
 
 PER_ROW = 12          # storage cells in one row of the strip
 POINTER = 20          # the lane above each strip row, where the selected element is pointed at
+HISTORY_WORDS = {"base": "base", "view": "view", "copy": "copy"}   # what each history step is, in a word
 
 
 def draw(model):
@@ -25,16 +27,16 @@ def draw(model):
     fills = [PALETTE["written"] if model._is_written(entry, p) else
              PALETTE["selected"] if p == selected else
              PALETTE["cell"] if p in reached else PALETTE["unreached"] for p in range(len(values))]
-    canvas.text(10, y + 12, f"storage: {len(values)} elements, {len(values) - len(reached)} not reached"
-                " by this view (grey)", anchor="start", size=12, fill=PALETTE["muted"])
+    canvas.text(10, y + 12, tr("storage: {n} elements, {unreached} not reached by this view (grey)", n=len(values),
+                               unreached=len(values) - len(reached)), anchor="start", size=12, fill=PALETTE["muted"])
     tops, h = _strip(canvas, 10, y + 18, values, fills)
     if selected is not None:
         _point_at(canvas, tops[selected], f"{index_text(model.selected)}")
     y += 18 + h + 10
 
-    canvas.text(10, y + 12, f"{model.expression}: the logical grid", anchor="start", size=12,
-                fill=PALETTE["muted"])
-    canvas.text(10, y + 27, "(small number: the storage position each element reads)", anchor="start", size=12,
+    canvas.text(10, y + 12, tr("{expression}: the logical grid", expression=model.expression), anchor="start",
+                size=12, fill=PALETTE["muted"])
+    canvas.text(10, y + 27, tr("(small number: the storage position each element reads)"), anchor="start", size=12,
                 fill=PALETTE["muted"])
     flat = dict(zip(indices(t.shape), positions))
     element_values = t.detach().reshape(-1).tolist() if t.dim() else [t.item()]
@@ -49,7 +51,8 @@ def draw(model):
     _, (_, h) = draw_grid(canvas, 10, y + 34, tuple(t.shape), paint)
     y += 34 + h + 12
     if model.selected is not None:
-        canvas.text(10, y + 12, f"{model.expression}{index_text(model.selected)} is storage[{selected}]:",
+        canvas.text(10, y + 12, tr("{element} is storage[{position}]:", element=model.expression + index_text(model.selected),
+                                   position=selected),
                     anchor="start", weight="bold")
         from .stride_explorer import position_formula
         canvas.text(24, y + 30, position_formula(t, model.selected), anchor="start", weight="bold")
@@ -87,13 +90,13 @@ def _header(canvas, entry, owner):
                               f"storage_offset {t.storage_offset()}", str(t.dtype)])
     canvas.text(10, 34, facts, anchor="start")
     if entry.verdict == "base":
-        verdict, colour = "the tensor we started from: its own storage", PALETTE["muted"]
+        verdict, colour = tr("the tensor we started from: its own storage"), PALETTE["muted"]
     elif entry.verdict == "view":
-        verdict, colour = f"view: reads the storage of {owner} (same data_ptr)", PALETTE["ok"]
+        verdict, colour = tr("view: reads the storage of {owner} (same data_ptr)", owner=owner), PALETTE["ok"]
         if entry.returned_self:
-            verdict += " -- the op returned the very same tensor"
+            verdict += tr(" -- the op returned the very same tensor")
     else:
-        verdict, colour = "copy: a new storage (different data_ptr)", PALETTE["copy"]
+        verdict, colour = tr("copy: a new storage (different data_ptr)"), PALETTE["copy"]
     canvas.text(10, 52, verdict, anchor="start", fill=colour)
     return 60
 
@@ -103,7 +106,7 @@ def _contiguity(canvas, t, y):
     good = t.is_contiguous()
     canvas.text(10, y + 12, f"is_contiguous() = {good}", anchor="start", weight="bold",
                 fill=PALETTE["ok"] if good else PALETTE["bad"])
-    canvas.text(10, y + 28, "each stride must equal the next size times the next contiguous stride:",
+    canvas.text(10, y + 28, tr("each stride must equal the next size times the next contiguous stride:"),
                 anchor="start", size=12, fill=PALETTE["muted"])
     y += 34
     for ok, text in contiguity_reasons(t):
@@ -115,7 +118,7 @@ def _contiguity(canvas, t, y):
 
 def _history(canvas, model, y):
     from .stride_explorer import MAX_THUMBNAIL
-    canvas.text(10, y + 12, f"history -- {model.expression}", anchor="start", weight="bold")
+    canvas.text(10, y + 12, tr("history -- {expression}", expression=model.expression), anchor="start", weight="bold")
     y += 22
     labels = [e.expression if k == 0 else e.code for k, e in enumerate(model.history)]
     verdict_x = 30 + 7.4 * max(map(len, labels))
@@ -124,7 +127,7 @@ def _history(canvas, model, y):
         current = k == len(model.history) - 1
         canvas.text(10, y + 12, label, anchor="start", weight="bold" if current else None)
         colour = {"base": PALETTE["muted"], "view": PALETTE["ok"], "copy": PALETTE["copy"]}[entry.verdict]
-        verdict = entry.verdict + (" (itself)" if entry.returned_self else "") + (" \u25c0" if current else "")
+        verdict = tr(HISTORY_WORDS[entry.verdict]) + (tr(" (itself)") if entry.returned_self else "") + (" \u25c0" if current else "")
         canvas.text(verdict_x, y + 12, verdict, anchor="start", size=12, fill=colour)
         t, h = entry.tensor, 18
         if t.numel() <= MAX_THUMBNAIL:
@@ -138,7 +141,7 @@ def _history(canvas, model, y):
 
             _, (_, h) = draw_grid(canvas, thumbnail_x, y, tuple(t.shape), paint, MINI_W, MINI_H, labels=False)
         else:
-            canvas.text(thumbnail_x, y + 12, f"{t.numel()} elements", anchor="start", size=12,
+            canvas.text(thumbnail_x, y + 12, tr("{n} elements", n=t.numel()), anchor="start", size=12,
                         fill=PALETTE["muted"])
         y += max(h, 18) + 10
     return y

@@ -10,6 +10,7 @@ targets (one per element, laid out like the logical grid) and the SVG is the pic
 import ipywidgets as w
 
 from ._grid import format_value, index_text, indices
+from ._i18n import tr
 from ._svg import PALETTE, error_html, escape, status_html
 from .stride_explorer import COMMON_OPS
 
@@ -42,18 +43,18 @@ class StrideView(w.VBox):
 
     def __init__(self, model):
         self.model = model
-        self.op_buttons = [w.Button(description=op, tooltip=f"apply .{op}" if op[0] != "[" else f"apply {op}",
+        self.op_buttons = [w.Button(description=op, tooltip=tr("apply {op}", op=f".{op}" if op[0] != "[" else op),
                                     layout=w.Layout(width="auto")) for op in COMMON_OPS]
         for button in self.op_buttons:
             button.on_click(lambda b: model._from_control(model.apply, b.description))
-        self.back_button = w.Button(description="Back", tooltip="undo the last step", layout=w.Layout(width="70px"))
+        self.back_button = w.Button(description=tr("Back"), tooltip=tr("undo the last step"), layout=w.Layout(width="70px"))
         self.back_button.on_click(lambda _: model._from_control(model.back))
         self.text = w.Text(placeholder="transpose(0, 1)   [:, ::2]   t().reshape(6)", description="op:",
                            style=LABEL, layout=w.Layout(width="340px"))
-        self.apply_button = w.Button(description="Apply", button_style="primary", layout=w.Layout(width="70px"))
+        self.apply_button = w.Button(description=tr("Apply"), button_style="primary", layout=w.Layout(width="70px"))
         self.apply_button.on_click(lambda _: model._from_control(self._apply_text))
-        self.value = w.FloatText(value=100.0, description="value:", style=LABEL, layout=w.Layout(width="170px"))
-        self.write_button = w.Button(description="Write into selected cell", layout=w.Layout(width="190px"))
+        self.value = w.FloatText(value=100.0, description=tr("value:"), style=LABEL, layout=w.Layout(width="170px"))
+        self.write_button = w.Button(description=tr("Write into selected cell"), layout=w.Layout(width="190px"))
         self.write_button.on_click(lambda _: model._from_control(self._write))
         self.error = w.HTML()
         self.hint = w.HTML()
@@ -81,7 +82,7 @@ class StrideView(w.VBox):
 
     def _write(self):
         if self.model.selected is None:
-            self.model._fail("select a cell first (click it), then Write")
+            self.model._fail(tr("select a cell first (click it), then Write"))
         else:
             self.model.write(self.model.selected, self.value.value)
 
@@ -91,11 +92,11 @@ class StrideView(w.VBox):
         for old in self.cells.children:
             old.close()
         if t.numel() > 64:
-            self.hint.value = (f"<small>{t.numel()} elements: too many to click; "
-                               f"use <code>select(index)</code></small>")
+            self.hint.value = "<small>" + tr("{n} elements: too many to click; use <code>select(index)</code>",
+                                             n=t.numel()) + "</small>"
             self.cells.children = ()
             return
-        self.hint.value = "<small>click a cell:</small>"
+        self.hint.value = "<small>" + tr("click a cell:") + "</small>"
         shape = tuple(t.shape)
         cols = min(shape[-1], 8) if len(shape) == 1 else shape[-1] if shape else 1   # 1-D wraps every 8
         fill_click_pad(self.cells, shape, cols, model.expression,
@@ -119,5 +120,5 @@ class StrideView(w.VBox):
         self.error.value = (error_html(model.error) if model.error else
                             status_html(model.status) if model.status else "")
         self.picture.value = model.to_svg()
-        self.expression.value = (f"<span style='color:{PALETTE['muted']}'>expression so far:</span> "
+        self.expression.value = (f"<span style='color:{PALETTE['muted']}'>{tr('expression so far:')}</span> "
                                  f"<code>{escape(model.expression)}</code>")

@@ -17,6 +17,8 @@ import base64
 import math
 from html import escape as _html_escape
 
+from ._i18n import text_width
+
 # One palette for every widget, so a colour means the same thing everywhere in the course.
 PALETTE = {
     "cell": "#eef3fb",        # a storage cell / tensor element
@@ -77,8 +79,7 @@ class Canvas:
 
     def text(self, x, y, content, anchor="middle", size=None, weight=None, fill=None, italic=False,
              class_=None):
-        # a monospace character is about 0.6 of the font size wide
-        width = len(str(content)) * 0.6 * (size or self.font_size)
+        width = text_width(content, size or self.font_size)   # Latin 0.6 of the size, Chinese 1
         self.right = max(self.right, x + {"start": width, "middle": width / 2}.get(anchor, 0))
         self._add("text", {"x": num(x), "y": num(y), "text_anchor": anchor, "font_size": size and num(size),
                            "font_weight": weight, "font_style": "italic" if italic else None,

@@ -38,6 +38,7 @@ from ._base import WidgetModel
 from ._grid import element_index, format_value, index_text, storage_length, storage_positions
 from ._parse import ParseError, Step, parse_steps
 from ._svg import error_html, escape, status_html, svg_img
+from ._i18n import tr
 
 MAX_ELEMENTS = 256   # a tensor (and a storage) this explorer draws; bigger ones are not a picture
 MAX_BUTTONS = 64     # cells offered as click targets
@@ -48,6 +49,7 @@ COMMON_OPS = ("t()", "transpose(0, 1)", "[:, ::2]", "reshape(-1)", "contiguous()
 Selection = namedtuple("Selection", "index position value formula")
 Written = namedtuple("Written", "index position value seen_by")
 
+# what a step made, in words (each shown through tr())
 VERDICTS = {"base": "the tensor we started from", "view": "view (same storage)", "copy": "copy (new storage)"}
 
 
@@ -66,9 +68,9 @@ class HistoryEntry:
 
     def describe(self):
         t = self.tensor
-        extra = " -- returned the same tensor" if self.returned_self else ""
-        return (f"{VERDICTS[self.verdict]}{extra}, shape {tuple(t.shape)}, stride {t.stride()}, "
-                f"offset {t.storage_offset()}")
+        extra = tr(" -- returned the same tensor") if self.returned_self else ""
+        return tr("{verdict}{extra}, shape {shape}, stride {stride}, offset {offset}", verdict=tr(VERDICTS[self.verdict]),
+                  extra=extra, shape=tuple(t.shape), stride=t.stride(), offset=t.storage_offset())
 
     def __repr__(self):
         return f"{self.expression}: {self.describe()}"
@@ -104,16 +106,17 @@ def contiguity_reasons(tensor):
     import tensorlab
     shape, strides = tuple(tensor.shape), tensor.stride()
     if 0 in shape:
-        return [(True, "a size is 0: an empty tensor is contiguous")]
+        return [(True, tr("a size is 0: an empty tensor is contiguous"))]
     needs = tensorlab.empty(shape).stride()          # what a fresh contiguous tensor of this shape has
     reasons = []
     for d, (size, stride, need) in enumerate(zip(shape, strides, needs)):
         if size == 1:
-            reasons.append((True, f"dim {d}: size 1, its stride ({stride}) is never used"))
+            reasons.append((True, tr("dim {d}: size 1, its stride ({stride}) is never used", d=d, stride=stride)))
             continue
-        why = "(last dim)" if d == len(shape) - 1 else f"= shape[{d + 1}]*{needs[d + 1]}"
+        why = tr("(last dim)") if d == len(shape) - 1 else f"= shape[{d + 1}]*{needs[d + 1]}"
         sign = "==" if stride == need else "!="
-        reasons.append((stride == need, f"dim {d}: stride {stride} {sign} {need} {why}"))
+        reasons.append((stride == need, tr("dim {d}: stride {stride} {sign} {need} {why}", d=d, stride=stride,
+                                           sign=sign, need=need, why=why)))
     return reasons
 
 
@@ -175,7 +178,7 @@ class StrideExplorer(WidgetModel):
     def back(self):
         """Undo the last step (the storage keeps any value written since); returns the entry now current."""
         if len(self.history) == 1:
-            return self._fail(IndexError("nothing to go back to: this is the tensor we started from"))
+            return self._fail(IndexError(tr("nothing to go back to: this is the tensor we started from")))
         self.history.pop()
         self.selected, self.error, self.status = None, None, ""
         self.refresh()
@@ -209,9 +212,10 @@ class StrideExplorer(WidgetModel):
         self.written, self.selected, self.error = (ptr, position), index, None
         seen_by = tuple(e.expression for e in self.history
                         if e.data_ptr == ptr and position in storage_positions(e.tensor))
-        names = ", ".join(seen_by[:-1]) + " and " + seen_by[-1] if len(seen_by) > 1 else seen_by[0]
-        self.status = (f"wrote {format_value(element.item())} into {self.expression}{index_text(index)}: "
-                       f"storage[{position}], seen by {names}")
+        names = ", ".join(seen_by[:-1]) + tr(" and ") + seen_by[-1] if len(seen_by) > 1 else seen_by[0]
+        self.status = tr("wrote {value} into {element}: storage[{position}], seen by {names}",
+                         value=format_value(element.item()), element=self.expression + index_text(index),
+                         position=position, names=names)
         self.refresh()
         return Written(index, position, element.item(), seen_by)
 
@@ -224,10 +228,11 @@ class StrideExplorer(WidgetModel):
 
     def _check_drawable(self, tensor):
         if not hasattr(tensor, "untyped_storage"):
-            raise TypeError(f"the result is a {type(tensor).__name__}, not a tensor")
-        for what, n in (("elements", tensor.numel()), ("storage elements", storage_length(tensor))):
+            raise TypeError(tr("the result is a {type}, not a tensor", type=type(tensor).__name__))
+        for what, n in ((tr("elements"), tensor.numel()), (tr("storage elements"), storage_length(tensor))):
             if n > MAX_ELEMENTS:
-                raise ValueError(f"this explorer draws up to {MAX_ELEMENTS} {what}; the result has {n}")
+                raise ValueError(tr("this explorer draws up to {limit} {what}; the result has {n}", limit=MAX_ELEMENTS,
+                                    what=what, n=n))
 
     def _fail(self, error):
         self.error = error if isinstance(error, str) else _error_text(error)
@@ -251,7 +256,7 @@ class StrideExplorer(WidgetModel):
     def to_html(self):
         """The fallback a notebook stores: the drawing as an ``<img>`` (shown untrusted), any error or
         write confirmation, and the expression so far."""
-        alt = f"storage and strides of {self.history[-1]!r}"
+        alt = tr("storage and strides of {entry}", entry=repr(self.history[-1]))
         parts = [f'<div class="tensorlab-stride-explorer">{svg_img(self.to_svg(), alt)}']
         if self.error:
             parts.append(error_html(self.error))
@@ -271,5 +276,5 @@ class StrideExplorer(WidgetModel):
 def _error_text(error):
     """An exception as Python prints its last line: ``RuntimeError: view size is not ...``."""
     if isinstance(error, ParseError):
-        return f"not accepted: {error}"
+        return tr("not accepted: {error}", error=error)
     return f"{type(error).__name__}: {error}"
