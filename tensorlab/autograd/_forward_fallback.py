@@ -123,6 +123,7 @@ def jvp_by_double_backward(cls, args, kwargs, tangent_of):
     from ..ops.creation import zeros_like
     duals, tangents = [], []
     _collect(args, tangent_of, duals, tangents)
+    outer = _outer_levels(tangent_of)
     # the tangent gets a history only when a dual input or a tangent it comes from has one
     keep_graph = grad_mode.is_grad_enabled() and any(t._requires_grad for t in duals + tangents)
     with grad_mode.enable_grad():
@@ -142,14 +143,24 @@ def jvp_by_double_backward(cls, args, kwargs, tangent_of):
             jvps = [None] * len(dummies)
             if pairs:
                 total = sum((g * t).sum() for g, t in pairs)
-                jvps = grad(total, dummies, allow_unused=True, create_graph=keep_graph)
+                jvps = grad(total, dummies, allow_unused=True, create_graph=keep_graph or bool(outer))
         except (RuntimeError, NotImplementedError) as error:
             raise _no_formula(_op_name(cls)) from error
     found = iter([j if j is not None else zeros_like(d) for j, d in zip(jvps, dummies)])
     result = [next(found) if isinstance(o, Tensor) and o._requires_grad else None for o in outs]
     if not keep_graph:
-        result = [r.detach() if r is not None else None for r in result]
+        result = [_detach(r, outer) if r is not None else None for r in result]
     return tuple(result)
+
+
+def _detach(t, outer_levels):
+    """``t`` without reverse-mode history, keeping its tangents at the outer levels."""
+    out = t.detach()
+    for level in outer_levels:
+        tangent = get_tangent(t, level)
+        if tangent is not None:
+            set_tangent(out, level, _detach(tangent, [lv for lv in outer_levels if lv < level]))
+    return out
 
 
 def _collect(args, tangent_of, duals, tangents):
@@ -167,9 +178,18 @@ def _fresh(a, tangent_of, inputs, keep_graph):
         return type(a)(_fresh(x, tangent_of, inputs, keep_graph) for x in a)
     if tangent_of(a) is None:
         return a
-    x = a.view_as(a) if (keep_graph and a._requires_grad) else a.detach().requires_grad_(True)
+    if keep_graph and a._requires_grad:
+        x = a.view_as(a)
+    else:
+        x = _detach(a, _outer_levels(tangent_of)).requires_grad_(True)   # nested levels: outer tangents stay
     inputs.append(x)
     return x
+
+
+def _outer_levels(tangent_of):
+    from .forward_ad import _levels
+    mine = tangent_of.__self__.level
+    return [lvl.idx for lvl in _levels if lvl.idx < mine]
 
 
 # -- custom Functions -------------------------------------------------------------------------------

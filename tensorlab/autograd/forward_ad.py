@@ -57,6 +57,13 @@ def enter_dual_level():
     """Enter a new level for dual tensors and return its index (0). Levels do not nest."""
     if _levels:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    return _enter_level()
+
+
+def _enter_level():
+    """A new level, inside the current one if any: ``func.jvp`` nests them (``jacfwd(jacfwd(f))``).
+    The inner level's layer handles an op first; the ops of its rules reach the outer layer, which so
+    finds the outer tangents of the inner tangents."""
     level = _Level(len(_levels))
     _levels.append(level)
     _function.push_op_layer(level.layer)
