@@ -334,3 +334,39 @@ def test_gradients_flow_through_a_graph_module():
     model(x).sum().backward()
     for g, p in zip(grads, model.parameters()):
         assert_same(g, p.grad)
+
+
+def _mixed(lib):
+    class Mixed(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = lib.nn.Parameter(lib.ones(4, 4))
+            self.conv = lib.nn.Conv2d(1, 2, 3)
+            self.k = lib.ones(4)
+
+        def forward(self, x, img):
+            h = x @ self.weight.t()
+            h = self.k + h  # a plain tensor on the left: Tensor.__add__ hands the call to the proxy
+            h = h.view(x.size(0), -1)
+            h = lib.nn.functional.softmax(h, dim=-1) + lib.nn.functional.dropout(h, 0.1, training=False)
+            c = lib.flatten(self.conv(img), 1)
+            return h * x.shape[0], c.mean(dim=1, keepdim=True), lib.stack([h, h]).max(0)
+    return Mixed()
+
+
+def test_parameters_methods_on_tensors_and_spelled_out_functionals_as_torch_fx():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(2)
+    x, img = rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal((3, 1, 5, 5)).astype(np.float32)
+    results = []
+    for lib in (tensorlab, torch):
+        model = _mixed(lib)
+        for name, p in sorted(model.named_parameters()):
+            p.data = lib.tensor(np.random.default_rng(len(name)).standard_normal(tuple(p.shape)).astype(np.float32))
+        gm = lib.fx.symbolic_trace(model)
+        results.append((gm.code, gm(lib.tensor(x), lib.tensor(img)), model(lib.tensor(x), lib.tensor(img))))
+    (ours_code, ours, direct), (theirs_code, theirs, _) = results
+    assert ours_code == _in_tensorlab_terms(theirs_code)
+    assert_same(ours[0], direct[0])
+    for o, t in [(ours[0], theirs[0]), (ours[1], theirs[1]), (ours[2].values, theirs[2].values)]:
+        assert_same(o, t, rtol=1e-4, atol=1e-5)
