@@ -29,6 +29,7 @@ def numel(shape):
     return math.prod(shape)
 
 
+# build: stage 1
 def contiguous_strides(shape):
     """Row-major strides: the last dim moves fastest, each stride is the product of the sizes after it.
 
@@ -42,8 +43,10 @@ def contiguous_strides(shape):
         strides.append(step)
         step *= max(size, 1)
     return tuple(reversed(strides))
+# build: end
 
 
+# build: stage 1
 def is_contiguous(shape, strides):
     """True when the elements are laid out row-major with no gaps (PyTorch's rule).
 
@@ -62,8 +65,10 @@ def is_contiguous(shape, strides):
             return False
         expected *= size
     return True
+# build: end
 
 
+# build: stage 1
 def memory_position(index, strides, offset=0):
     """Where element ``index`` sits in storage.
 
@@ -73,8 +78,10 @@ def memory_position(index, strides, offset=0):
     7
     """
     return offset + sum(i * s for i, s in zip(index, strides))
+# build: end
 
 
+# build: stage 1
 def storage_span(shape, strides, offset=0):
     """How many storage elements a layout needs: one past the furthest position it can read.
 
@@ -84,6 +91,7 @@ def storage_span(shape, strides, offset=0):
     if 0 in shape:
         return 0
     return offset + sum((n - 1) * s for n, s in zip(shape, strides)) + 1
+# build: end
 
 
 class memory_format:
@@ -215,6 +223,7 @@ def infer_size(shape, total):
     raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {total}")
 
 
+# build: stage 1
 def view_strides(old_shape, old_strides, new_shape):
     """Strides that let ``new_shape`` read the same memory, or None when no view can (PyTorch's rule).
 
@@ -257,8 +266,10 @@ def view_strides(old_shape, old_strides, new_shape):
             chunk_base_stride = old_strides[tensor_d - 1]
             tensor_numel = view_numel = 1
     return tuple(new_strides) if view_d == -1 else None
+# build: end
 
 
+# build: stage 2
 def broadcast_shapes(*shapes):
     """The shape two or more shapes broadcast to: align on the right, sizes must match or be 1.
 
@@ -284,8 +295,10 @@ def broadcast_shapes(*shapes):
                     f"non-singleton dimension {i}")
             result[i] = size
     return tuple(result)
+# build: end
 
 
+# build: stage 2
 def expand_strides(shape, strides, new_shape, type_name="torch.FloatTensor"):
     """Strides that show ``shape`` as ``new_shape`` without copying: broadcast dims get stride 0.
 
@@ -329,4 +342,4 @@ def expand_strides(shape, strides, new_shape, type_name="torch.FloatTensor"):
                 f"The expanded size of the tensor ({target}) must match the existing size ({size}) at "
                 f"non-singleton dimension {i}.  Target sizes: {_fmt(new_shape)}.  Tensor sizes: {_fmt(shape)}")
     return tuple(out_shape), tuple(out_strides)
-
+# build: end

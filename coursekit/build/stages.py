@@ -1,0 +1,81 @@
+"""The stages of the build track: what the learner writes, and which of the project's tests grade it.
+
+A stage names the tensorlab modules whose marked regions it takes (see :mod:`coursekit.build.skeleton`),
+the learner's file, and the tests that guard that part of tensorlab -- the project's own tests in
+tests/, the same ones that keep tensorlab faithful to PyTorch. Grading runs the stage's cases
+(:mod:`coursekit.build.cases`) and the examples in the docstrings of its functions first, so that the first failure a learner sees is a small input with
+PyTorch's answer beside theirs, then those project tests with the learner's functions in place.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Stage:
+    number: int
+    slug: str            # the learner's file is <slug>.py
+    title: str
+    notebook: str        # in course/build/
+    sources: tuple       # tensorlab modules with the stage's marked regions
+    tests: tuple         # pytest node ids, relative to the repository root
+    task: str            # one paragraph: what the learner builds
+    minutes: int         # a first-time estimate
+
+    @property
+    def filename(self):
+        return f"{self.slug}.py"
+
+
+_LAYOUT = "tests/test_layout.py::"
+_VIEWS = "tests/test_views.py::"
+
+STAGES = {
+    1: Stage(
+        1, "strides", "strides and views", "01_build_strides_and_views.ipynb", ("tensorlab._layout",),
+        (_LAYOUT + "test_contiguous_strides_and_zero_sizes",
+         _LAYOUT + "test_view_strides_edge_cases",
+         _LAYOUT + "test_view_strides_succeeds_exactly_when_torch_view_does",
+         _LAYOUT + "test_memory_position_reads_the_element_numpy_reads",
+         _LAYOUT + "test_contiguity_and_density_match_torch",
+         _VIEWS + "test_view_shares_storage_and_writes_through",
+         _VIEWS + "test_reshape_copies_exactly_when_view_fails",
+         _VIEWS + "test_contiguous_returns_self_when_already_contiguous",
+         _VIEWS + "test_as_strided_overlapping_windows_grad_matches_torch",
+         _VIEWS + "test_layout_of_random_views_matches_torch"),
+        "A tensor is a window onto flat storage: (offset, shape, strides). Write the arithmetic "
+        "every tensor of tensorlab then runs on: row-major strides, contiguity, where an element "
+        "lives, how much storage a layout needs (what as_strided checks), and PyTorch's rule for "
+        "when view() can reuse memory.", 60),
+    2: Stage(
+        2, "broadcasting", "broadcasting and summing a gradient back", "02_build_broadcasting.ipynb",
+        ("tensorlab._layout", "tensorlab.ops._util"),
+        (_LAYOUT + "test_broadcast_and_expand_messages_match_torch",
+         "tests/test_broadcasting_functions.py::test_broadcast_to_is_expand",
+         "tests/test_autograd_function.py::test_broadcastable_gradient_is_summed_to_the_input_shape",
+         "tests/test_copying.py::test_cat_of_non_contiguous_and_broadcast_inputs",
+         "tests/test_inplace_safety.py::test_writes_into_expanded_tensors_match_torch",
+         "tests/test_widgets_broadcast.py::test_library_expands_new_size_1_dims_as_pytorch_does",
+         _VIEWS + "test_expand_uses_stride_zero_and_shares_memory",
+         "tests/test_broadcasting_functions.py::test_broadcast_tensors_are_views_with_pytorchs_strides_and_grads",
+         "tests/test_elementwise_grad.py::test_binary_gradcheck[add]",
+         "tests/test_elementwise_grad.py::test_binary_gradcheck[mul]",
+         "tests/test_elementwise_grad.py::test_binary_gradcheck[div]",
+         "tests/test_elementwise_grad.py::test_gradgradcheck[mul]"),
+        "Broadcasting lets a (3, 1) tensor meet a (4,) one. Write the rule for the result shape, "
+        "expand() as a view with stride 0, and its backward: the gradient of a broadcast input is "
+        "summed back to the input's shape. tensorlab's arithmetic ops all call your functions.", 45),
+}
+
+
+def stage_numbers(which):
+    """``"1"`` -> [1]; ``"all"`` -> every stage. Raises ValueError for an unknown stage."""
+    if str(which) == "all":
+        return sorted(STAGES)
+    try:
+        number = int(which)
+    except ValueError:
+        number = None
+    if number not in STAGES:
+        raise ValueError(f"no stage {which!r}: the stages are {', '.join(map(str, sorted(STAGES)))} or all")
+    return [number]
