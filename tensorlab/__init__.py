@@ -32,6 +32,15 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
+def _assert(condition, message):
+    """``assert condition, message`` that tensorlab.fx can trace: a Proxy condition becomes a node."""
+    if type(condition) is not Tensor:
+        from .overrides import handle_torch_function, has_torch_function
+        if has_torch_function((condition,)):
+            return handle_torch_function(_assert, (condition,), condition, message)
+    assert condition, message
+
+
 def numel(input):
     return input.numel()
 

@@ -370,3 +370,20 @@ def test_parameters_methods_on_tensors_and_spelled_out_functionals_as_torch_fx()
     assert_same(ours[0], direct[0])
     for o, t in [(ours[0], theirs[0]), (ours[1], theirs[1]), (ours[2].values, theirs[2].values)]:
         assert_same(o, t, rtol=1e-4, atol=1e-5)
+
+
+def test_concrete_args_specialize_the_trace_and_guard_the_input_as_torch_fx():
+    torch = pytest.importorskip("torch")
+
+    def h(x, flag=True, opt=None, n=2):
+        if flag and opt is None:
+            return x * n
+        return x
+    concrete = {"flag": True, "opt": None, "n": 3}
+    ours, theirs = fx.symbolic_trace(h, concrete_args=concrete), torch.fx.symbolic_trace(h, concrete_args=concrete)
+    assert ours.code == _in_tensorlab_terms(theirs.code).replace("fx._symbolic_trace.", "fx.tracer.")
+    assert ours(tensorlab.ones(2), True, None, 3).tolist() == [3.0, 3.0]
+    with pytest.raises(AssertionError, match="flag has been specialized to have value True but got another value"):
+        ours(tensorlab.ones(2), False, None, 3)
+    with pytest.raises(AssertionError, match="boom"):
+        tensorlab._assert(False, "boom")

@@ -15,9 +15,11 @@ See course/23_torch_function.
 """
 import functools
 import inspect
+import warnings
 
 from ..tensor import Tensor
 from .graph import Graph
+from .node import map_aggregate
 from .proxy import Proxy
 
 __all__ = ["Tracer", "symbolic_trace"]
@@ -59,11 +61,35 @@ class Tracer:
                 raise NotImplementedError("tensorlab.fx traces forward(self, x, ...) with named parameters only "
                                           f"(not *{parameter.name})")
             if parameter.name in concrete_args:
-                args.append(concrete_args[parameter.name])  # not a graph input: the value is traced as is
+                args.append(self._specialized(parameter, concrete_args[parameter.name]))
                 continue
             default = () if parameter.default is parameter.empty else (parameter.default,)
             args.append(self.create_proxy("placeholder", parameter.name, default, {}))
         return args
+
+    def _specialized(self, parameter, value):
+        """A ``concrete_args`` value: forward is traced with the value itself, and the graph still takes the
+        input (as ``flag_1``) and asserts it is the value the trace was specialized for -- as torch.fx does."""
+        import tensorlab
+        count = 0
+        default = () if parameter.default is parameter.empty else (parameter.default,)
+
+        def guard(leaf):
+            nonlocal count
+            count += 1
+            placeholder = self.create_proxy("placeholder", f"{parameter.name}_{count}", default, {})
+            if leaf is None:
+                message = f"{parameter.name} has been specialized to have value None but got another value"
+                self.create_proxy("call_function", _assert_is_none, (placeholder, message), {})
+            elif isinstance(leaf, _CONSTANTS):
+                tensorlab._assert(placeholder == leaf, f"{parameter.name} has been specialized to have value "
+                                                       f"{leaf} but got another value")
+            else:
+                warnings.warn(f"Was not able to add assertion to guarantee correct input {parameter.name} to "
+                              "specialized function. It is up to the user to make sure that your inputs match the "
+                              "inputs you specialized the function with.")
+            return leaf
+        return map_aggregate(value, guard)
 
     def _patched_module_lookups(self):
         """While tracing, submodule calls and parameter reads go through this tracer."""
@@ -169,6 +195,10 @@ class Tracer:
                 if isinstance(value, Tensor):
                     found[id(value)] = f"{prefix}.{name}" if prefix else name
         return found
+
+
+def _assert_is_none(value, message):
+    assert value is None, message
 
 
 class _Patch:
