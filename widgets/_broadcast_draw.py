@@ -3,34 +3,42 @@
 Pure drawing: every number comes from the model (which got it from the library).
 """
 from ._grid import MINI_H, MINI_W, Sheet, draw_grid, format_value, grid_layout, indices, storage_positions
+from ._i18n import tr
 from ._svg import PALETTE, escape
 
 COLUMN = 76           # one dimension of the table
 ROW = 38
 MARK_TEXT = {"equal": "equal", "stretched": "stretched", "missing": "missing", "incompatible": "\u2717 no match"}
-LEGEND = ("sizes line up on the right, then in each dimension:",     # short lines: never cut off at the right
-          "  equal: the same size",
-          "  stretched: size 1, its one element read again and again (stride 0)",
-          "  missing: a size-1 dim is prepended, then stretched")
+
+
+def legend():
+    """The table's legend, in short lines (never cut off at the right)."""
+    return [tr("sizes line up on the right, then in each dimension:"),
+            tr("  equal: the same size"),
+            tr("  stretched: size 1, its one element read again and again (stride 0)"),
+            tr("  missing: a size-1 dim is prepended, then stretched")]
 
 
 def draw(model):
     canvas = Sheet()
-    canvas.text(10, 18, f"{model.expression()}: broadcasting {len(model.names)} shapes", anchor="start",
+    canvas.text(10, 18, tr("{expression}: broadcasting {n} shapes", expression=model.expression(), n=len(model.names)),
+                anchor="start",
                 size=14, weight="bold")
-    for i, line in enumerate(LEGEND):
+    lines = legend()
+    for i, line in enumerate(lines):
         canvas.text(10, 36 + 15 * i, line, anchor="start", size=12, fill=PALETTE["muted"])
-    y = _draw_table(canvas, model, 36 + 15 * len(LEGEND) - 4)
+    y = _draw_table(canvas, model, 36 + 15 * len(lines) - 4)
     if model.result is None:
         k = model.failing_step
         where = (f"{model.names[0]} + {model.names[1]}" if k == 1 else
-                 f"adding {model.names[k]} to {' + '.join(model.names[:k])} (that sum is tensor a)")
+                 tr("adding {name} to {sum} (that sum is tensor a)", name=model.names[k], sum=" + ".join(model.names[:k])))
         lines = [f"{where}: RuntimeError:"] + _wrap(model.broadcast_error, 64)
         for i, line in enumerate(lines):
             canvas.text(10, y + 16 + 16 * i, line, anchor="start", weight="bold", fill=PALETTE["bad"])
         if model.failing_dim is not None:
-            canvas.text(10, y + 20 + 16 * len(lines), f"(highlighted: dim {model.failing_dim} of the table, where "
-                        "the sizes differ and neither is 1)", anchor="start", size=12, fill=PALETTE["bad"])
+            canvas.text(10, y + 20 + 16 * len(lines), tr("(highlighted: dim {d} of the table, where the sizes differ and "
+                                                         "neither is 1)", d=model.failing_dim),
+                        anchor="start", size=12, fill=PALETTE["bad"])
     else:
         y = _draw_grids(canvas, model, y + 8)
     return canvas.fit(min_width=560).to_svg()
@@ -48,7 +56,7 @@ def _draw_table(canvas, model, y):
     for d in range(ndim):
         canvas.text(x0 + d * COLUMN + (COLUMN - 8) / 2, y + 18, f"dim {d} ({d - ndim})", size=11,
                     fill=PALETTE["muted"])
-    canvas.text(x0 + ndim * COLUMN + 8, y + 18, "strides: own \u2192 expanded (real expand)", anchor="start",
+    canvas.text(x0 + ndim * COLUMN + 8, y + 18, tr("strides: own \u2192 expanded (real expand)"), anchor="start",
                 size=11, fill=PALETTE["muted"])
     y += 24
     strides = model.expanded_strides()
@@ -72,7 +80,7 @@ def _draw_table(canvas, model, y):
             bad = model._column_size(d) == -1
             canvas.text(x + (COLUMN - 8) / 2, y + ROW / 2 + 4, "?" if bad else str(model._column_size(d)),
                         weight="bold", fill=PALETTE["bad"] if bad else None)
-    outcome = f"shape {model.result_shape}" if model.result is not None else "no result"
+    outcome = tr("shape {shape}", shape=model.result_shape) if model.result is not None else tr("no result")
     canvas.text(x0 + ndim * COLUMN + 8, y + ROW / 2 + 4, outcome, anchor="start",
                 fill=PALETTE["ok"] if model.result is not None else PALETTE["bad"])
     return y + ROW
@@ -94,7 +102,7 @@ def _table_cell(canvas, x, y, mark, target):
         top = str(mark.size)
     colour = PALETTE["bad"] if mark.kind == "incompatible" else None
     canvas.text(x + w / 2, y + 18, top, weight="bold", fill=colour)
-    canvas.text(x + w / 2, y + 31, MARK_TEXT[mark.kind], size=9, fill=colour or PALETTE["muted"])
+    canvas.text(x + w / 2, y + 31, tr(MARK_TEXT[mark.kind]), size=9, fill=colour or PALETTE["muted"])
 
 
 def _draw_grids(canvas, model, y):
@@ -102,9 +110,9 @@ def _draw_grids(canvas, model, y):
     then the result; with the selected result element and what it reads highlighted."""
     shape = model.result_shape
     if model.result.numel() > 144:
-        canvas.text(10, y + 16, f"the grids of elements are left out: the result has {model.result.numel():,} "
-                    "elements", anchor="start", size=12, fill=PALETTE["muted"])
-        canvas.text(10, y + 32, "(they are drawn up to 144; select(index) still names what an element reads)",
+        canvas.text(10, y + 16, tr("the grids of elements are left out: the result has {n:,} elements",
+                                   n=model.result.numel()), anchor="start", size=12, fill=PALETTE["muted"])
+        canvas.text(10, y + 32, tr("(they are drawn up to 144; select(index) still names what an element reads)"),
                     anchor="start", size=12, fill=PALETTE["muted"])
         pick = model.pick()
         if pick is not None:
@@ -112,9 +120,9 @@ def _draw_grids(canvas, model, y):
             return y + 62
         return y + 40
     pick = model.pick()
-    canvas.text(10, y + 16, "each operand as it is read (ghost cells: stretched copies, never stored),",
+    canvas.text(10, y + 16, tr("each operand as it is read (ghost cells: stretched copies, never stored),"),
                 anchor="start", size=12, fill=PALETTE["muted"])
-    canvas.text(10, y + 31, "and the result", anchor="start", size=12, fill=PALETTE["muted"])
+    canvas.text(10, y + 31, tr("and the result"), anchor="start", size=12, fill=PALETTE["muted"])
     y += 15
     y += 28
     _, _, (grid_w, grid_h) = grid_layout(shape)
@@ -170,34 +178,34 @@ def _wrap(text, width):
 
 
 def gradients_error_html(error):
-    return (f'<div class="tensorlab-broadcast-gradients" style="color:{PALETTE["bad"]}">no backward: '
-            f"the forward already fails -- RuntimeError: {escape(error)}</div>")
+    return (f'<div class="tensorlab-broadcast-gradients" style="color:{PALETTE["bad"]}">'
+            + tr("no backward: the forward already fails -- RuntimeError: {error}", error=escape(error)) + "</div>")
 
 
 def draw_gradients(view):
     """SVG: each operand's ``.grad`` after ``(a + b).sum().backward()``, and the sum that explains it."""
     canvas = Sheet()
     expression = " + ".join(view.names)
-    canvas.text(10, 18, f"({expression}).sum() = {format_value(view.total)}, then .backward():", anchor="start",
-                weight="bold")
-    canvas.text(10, 34, f"every element of {expression} {view.result_shape} sends back a gradient of 1",
-                anchor="start", weight="bold")
-    canvas.text(10, 52, "an operand element that was read n times (stretched) receives n of them:",
+    canvas.text(10, 18, tr("({expression}).sum() = {total}, then .backward():", expression=expression,
+                           total=format_value(view.total)), anchor="start", weight="bold")
+    canvas.text(10, 34, tr("every element of {expression} {shape} sends back a gradient of 1", expression=expression,
+                           shape=view.result_shape), anchor="start", weight="bold")
+    canvas.text(10, 52, tr("an operand element that was read n times (stretched) receives n of them:"),
                 anchor="start", size=12, fill=PALETTE["muted"])
-    canvas.text(10, 67, "its .grad is their sum", anchor="start", size=12, fill=PALETTE["muted"])
+    canvas.text(10, 67, tr("its .grad is their sum"), anchor="start", size=12, fill=PALETTE["muted"])
     y = 80
     for name in view.names:
         grad = view.grads[name]
         dropped, kept = view.reductions[name]
         code, ok = view.checks[name]
-        canvas.text(10, y + 14, f"{name}.grad: shape {tuple(grad.shape)}, the shape of {name}", anchor="start",
-                    weight="bold")
+        canvas.text(10, y + 14, tr("{name}.grad: shape {shape}, the shape of {name}", name=name, shape=tuple(grad.shape)),
+                    anchor="start", weight="bold")
         parts = []
         if dropped:
-            parts.append(f"result dims {list(dropped)} are missing in {name}: summed away")
+            parts.append(tr("result dims {dims} are missing in {name}: summed away", dims=list(dropped), name=name))
         if kept:
-            parts.append(f"its dims {list(kept)} were stretched from size 1: summed, kept as size 1")
-        why = "; ".join(parts) or "never stretched: one gradient per element"
+            parts.append(tr("its dims {dims} were stretched from size 1: summed, kept as size 1", dims=list(kept)))
+        why = "; ".join(parts) or tr("never stretched: one gradient per element")
         canvas.text(10, y + 30, why, anchor="start", size=12)
         canvas.text(10, y + 46, f"{name}.grad == {code}: {ok}", anchor="start", size=12,
                     fill=PALETTE["ok"] if ok else PALETTE["bad"])

@@ -7,6 +7,7 @@ As in the StrideExplorer, the click targets are plain Buttons laid out like the 
 import ipywidgets as w
 
 from ._grid import format_value
+from ._i18n import tr
 from ._svg import PALETTE, error_html, escape
 from ._stride_view import BUTTON, LABEL, fill_click_pad
 from .broadcast_explorer import MAX_BUTTONS
@@ -19,13 +20,13 @@ class BroadcastView(w.VBox):
     def __init__(self, model):
         self.model = model
         self.shape_boxes = [w.Text(value=", ".join(map(str, s)) if len(s) != 1 else f"{s[0]},",
-                                   description=f"{name}:", placeholder="e.g. 3, 1", style=LABEL,
+                                   description=f"{name}:", placeholder=tr("e.g. 3, 1"), style=LABEL,
                                    layout=w.Layout(width="170px"))
                             for name, s in zip(model.names, model.shapes)]
-        self.shapes_button = w.Button(description="Broadcast", button_style="primary", layout=w.Layout(width="100px"),
-                                      tooltip="use these shapes (each operand becomes arange(n) in that shape)")
+        self.shapes_button = w.Button(description=tr("Broadcast"), button_style="primary", layout=w.Layout(width="100px"),
+                                      tooltip=tr("use these shapes (each operand becomes arange(n) in that shape)"))
         self.shapes_button.on_click(lambda _: model._from_control(self._set_shapes))
-        self.gradients_button = w.ToggleButton(description="Gradients", tooltip="run (a + b).sum().backward()",
+        self.gradients_button = w.ToggleButton(description=tr("Gradients"), tooltip=tr("run (a + b).sum().backward()"),
                                                layout=w.Layout(width="100px"))
         self.gradients_button.observe(lambda _: self.update(), names="value")
         self.error = w.HTML()
@@ -61,9 +62,10 @@ class BroadcastView(w.VBox):
             return
         shape = model.result_shape
         if model.result.numel() > MAX_BUTTONS:
-            self.hint.value = f"<small>{model.result.numel()} elements: use <code>select(index)</code></small>"
+            self.hint.value = ("<small>" + tr("{n} elements: use <code>select(index)</code>", n=model.result.numel())
+                               + "</small>")
             return
-        self.hint.value = f"<small>click an element of {escape(model.expression())}:</small>"
+        self.hint.value = "<small>" + tr("click an element of {expression}:", expression=escape(model.expression())) + "</small>"
         fill_click_pad(self.cells, shape, shape[-1] if shape else 1, f"({model.expression()})",
                        lambda index: model._from_control(model.select, index), self._cell_layout)
 

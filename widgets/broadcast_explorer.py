@@ -42,6 +42,7 @@ from collections import namedtuple
 from ._base import WidgetModel, error_text
 from ._grid import element_index, format_value, index_text, indices, storage_positions
 from ._parse import ParseError, parse_shape
+from ._i18n import tr
 from ._svg import error_html, svg_img
 
 MAX_ELEMENTS = 10**6   # an operand or a result this explorer computes for real (the table needs no more)
@@ -68,10 +69,10 @@ class BroadcastExplorer(WidgetModel):
 
     def __init__(self, *operands, names=None):
         if not 1 <= len(operands) <= len(NAMES):
-            raise ValueError(f"give 1 to {len(NAMES)} operands (tensors or shapes), got {len(operands)}")
+            raise ValueError(tr("give 1 to {limit} operands (tensors or shapes), got {n}", limit=len(NAMES), n=len(operands)))
         self.names = tuple(names) if names is not None else tuple(NAMES[:len(operands)])
         if len(self.names) != len(operands):
-            raise ValueError(f"{len(operands)} operands but {len(self.names)} names")
+            raise ValueError(tr("{n} operands but {names} names", n=len(operands), names=len(self.names)))
         self.error = None          # a bad input in a text box (the state did not change)
         self.selected = None       # an index into the result
         self._set_operands(tuple(_as_tensor(op) for op in operands))
@@ -86,8 +87,8 @@ class BroadcastExplorer(WidgetModel):
         except RuntimeError:
             numel = 0
         if numel > MAX_ELEMENTS:
-            raise ValueError(f"this explorer computes results of up to {MAX_ELEMENTS:,} elements; this one would "
-                             f"have {numel:,} (the drawing still shows the previous shapes)")
+            raise ValueError(tr("this explorer computes results of up to {limit:,} elements; this one would have {n:,} "
+                                "(the drawing still shows the previous shapes)", limit=MAX_ELEMENTS, n=numel))
         result, message, failing_dim, failing_step = tensors[0], None, None, None
         for k, operand in enumerate(tensors[1:], start=1):      # a + b + c is (a + b) + c
             try:
@@ -158,10 +159,10 @@ class BroadcastExplorer(WidgetModel):
         try:
             tensors = tuple(_as_tensor(parse_shape(s) if isinstance(s, str) else s) for s in shapes)
             if len(tensors) != len(self.names):
-                raise ValueError(f"give {len(self.names)} shapes, got {len(tensors)}")
+                raise ValueError(tr("give {n} shapes, got {got}", n=len(self.names), got=len(tensors)))
             self._set_operands(tensors)
         except (ParseError, ValueError, TypeError) as error:
-            self.error = f"not accepted: {error}"
+            self.error = tr("not accepted: {error}", error=error)
         else:
             self.error = None
         self.refresh()
@@ -256,8 +257,8 @@ class GradientView:
 
     def summary(self):
         if self.error:
-            return f"no gradients: {self.error}"
-        return "; ".join(f"{n}.grad = {c} ({'ok' if ok else 'DIFFERS'})" for n, (c, ok) in self.checks.items())
+            return tr("no gradients: {error}", error=self.error)
+        return "; ".join(f"{n}.grad = {c} ({tr('ok') if ok else tr('DIFFERS')})" for n, (c, ok) in self.checks.items())
 
     __repr__ = summary
 
@@ -281,7 +282,7 @@ def _dims(dims):
     return str(dims[0]) if len(dims) == 1 else str(dims)
 
 
-SHAPE_HINT = "a shape is a tuple of sizes such as (3, 1), an int, or text such as '3, 1'"
+SHAPE_HINT = "a shape is a tuple of sizes such as (3, 1), an int, or text such as '3, 1'"   # shown through tr()
 
 
 def _as_tensor(operand):
@@ -295,18 +296,19 @@ def _as_tensor(operand):
         elif isinstance(operand, (tuple, list)):
             shape = tuple(operand)
         else:
-            raise TypeError(f"{SHAPE_HINT}; got {operand!r}")
+            raise TypeError(tr(SHAPE_HINT) + tr("; got {operand}", operand=repr(operand)))
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in shape):
-            raise TypeError(f"{SHAPE_HINT}; got {operand!r}")
+            raise TypeError(tr(SHAPE_HINT) + tr("; got {operand}", operand=repr(operand)))
         if any(n < 0 for n in shape):
-            raise ValueError(f"sizes cannot be negative, got {shape}")
+            raise ValueError(tr("sizes cannot be negative, got {shape}", shape=shape))
         numel = 1
         for n in shape:
             numel *= n
         if numel > MAX_ELEMENTS:
-            raise ValueError(f"this explorer computes operands of up to {MAX_ELEMENTS:,} elements; {shape} has "
-                             f"{numel:,}")
+            raise ValueError(tr("this explorer computes operands of up to {limit:,} elements; {shape} has {n:,}",
+                                limit=MAX_ELEMENTS, shape=shape, n=numel))
         tensor = tensorlab.arange(float(numel)).view(shape)
     if tensor.numel() > MAX_ELEMENTS:
-        raise ValueError(f"this explorer computes operands of up to {MAX_ELEMENTS:,} elements; got {tensor.numel():,}")
+        raise ValueError(tr("this explorer computes operands of up to {limit:,} elements; got {n:,}", limit=MAX_ELEMENTS,
+                            n=tensor.numel()))
     return tensor
