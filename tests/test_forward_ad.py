@@ -269,6 +269,10 @@ def _inplace_case(L, ad, case):
             y = x * 1
             y.sin_()
             return y.tolist(), ad.unpack_dual(y).tangent.tolist()
+        elif case == "t_":
+            y = x.expand(2, 3) * plain
+            y.t_()
+            return y.tolist(), ad.unpack_dual(y).tangent.tolist()
         elif case == "base sees view":
             v = plain[1]
             plain.copy_(x.expand(2, 3))
@@ -276,7 +280,7 @@ def _inplace_case(L, ad, case):
         return plain.tolist(), ad.unpack_dual(plain).tangent.tolist()
 
 
-@pytest.mark.parametrize("case", ["add_", "mul_ view", "copy_ view", "setitem", "mul_ dual", "sin_",
+@pytest.mark.parametrize("case", ["add_", "mul_ view", "copy_ view", "setitem", "mul_ dual", "sin_", "t_",
                                   "base sees view"])
 def test_inplace_ops_update_the_tangent_as_torch(case):
     ours = _inplace_case(tensorlab, fwAD, case)

@@ -65,7 +65,7 @@ class ForwardADLayer(OpLayer):
         if rule is not None:
             tangents = rule(cls, out, args, kwargs, self.tangent_of)
         else:
-            tangents = jvp_by_double_backward(cls, args, kwargs, self.tangent_of)
+            tangents = jvp_by_double_backward(cls, args, kwargs, self.tangent_of, self.level)
         attach(out, tangents, self.level)
         if cls.__module__ == "tensorlab.ops.shape_inplace":   # t_(), squeeze_()...: the input takes
             set_tangent(args[0], self.level, get_tangent(out, self.level))  # the view's geometry
@@ -116,19 +116,19 @@ def _attach_one(out, tangent, level):
 
 
 # -- the double-backward trick ----------------------------------------------------------------------
-def jvp_by_double_backward(cls, args, kwargs, tangent_of):
+def jvp_by_double_backward(cls, args, kwargs, tangent_of, level):
     """``J t`` for an op without a forward rule, from its backward: run the op again on inputs that
     require grad, take ``g = J^T u`` for a dummy ``u`` with ``create_graph``, then ``d<g, t>/du``."""
     from . import grad
     from ..ops.creation import zeros_like
     duals, tangents = [], []
     _collect(args, tangent_of, duals, tangents)
-    outer = _outer_levels(tangent_of)
+    outer = _outer_levels(level)
     # the tangent gets a history only when a dual input or a tangent it comes from has one
     keep_graph = grad_mode.is_grad_enabled() and any(t._requires_grad for t in duals + tangents)
     with grad_mode.enable_grad():
         inputs = []
-        new_args = [_fresh(a, tangent_of, inputs, keep_graph) for a in args]
+        new_args = [_fresh(a, tangent_of, inputs, keep_graph, outer) for a in args]
         outs = cls.apply(*new_args, **kwargs)
         outs = outs if isinstance(outs, tuple) else (outs,)
         differentiable = [o for o in outs if isinstance(o, Tensor) and o._requires_grad]
@@ -172,24 +172,24 @@ def _collect(args, tangent_of, duals, tangents):
             tangents.append(tangent_of(a))
 
 
-def _fresh(a, tangent_of, inputs, keep_graph):
+def _fresh(a, tangent_of, inputs, keep_graph, outer):
     """A dual input, made a leaf that requires grad (or a view of it, to keep its own history)."""
     if isinstance(a, (list, tuple)):
-        return type(a)(_fresh(x, tangent_of, inputs, keep_graph) for x in a)
+        return type(a)(_fresh(x, tangent_of, inputs, keep_graph, outer) for x in a)
     if tangent_of(a) is None:
         return a
     if keep_graph and a._requires_grad:
         x = a.view_as(a)
     else:
-        x = _detach(a, _outer_levels(tangent_of)).requires_grad_(True)   # nested levels: outer tangents stay
+        x = _detach(a, outer).requires_grad_(True)   # nested levels: the outer tangents stay
     inputs.append(x)
     return x
 
 
-def _outer_levels(tangent_of):
+def _outer_levels(level):
+    """The dual levels open around ``level`` (``func.jvp`` inside ``func.jvp``)."""
     from .forward_ad import _levels
-    mine = tangent_of.__self__.level
-    return [lvl.idx for lvl in _levels if lvl.idx < mine]
+    return [lvl.idx for lvl in _levels if lvl.idx < level]
 
 
 # -- custom Functions -------------------------------------------------------------------------------
