@@ -24,6 +24,8 @@ import weakref
 
 from .. import tensor as _t
 from . import grad_mode
+from . import saved_hooks as _saved_hooks
+from .saved_hooks import _stack as _hook_stack, disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks  # noqa: F401
 
 _sequence = itertools.count()  # every recorded node gets the next number: later nodes run first
 
@@ -130,7 +132,8 @@ class Node:
     @property
     def saved_tensor_shapes(self):
         """Shapes of what this node keeps for backward (empty once released)."""
-        return [s.tensor._shape if s is not None else None for s in self._saved]
+        return [None if s is None else s.tensor._shape if s.tensor is not None else s.packed.shape
+                for s in self._saved]
 
     def release_variables(self):
         """Drop the tensors saved for backward, so their memory is returned now."""
@@ -295,9 +298,14 @@ class SavedTensor:
     See course/08_inplace_and_versions.
     """
 
-    __slots__ = ("tensor", "version", "output_nr", "node")
+    # Inside ``saved_tensors_hooks`` (autograd/saved_hooks.py) the pack hook's result is kept in ``packed``
+    # and ``tensor`` is None: there is no tensor to version-check, as in PyTorch.
+    __slots__ = ("tensor", "version", "output_nr", "node", "packed")
 
     def __init__(self, tensor, is_output_of=None):
+        if _hook_stack:   # a saved_tensors_hooks block is active (with none, saving pays this one ``if``)
+            _saved_hooks.pack(self, tensor, is_output_of)
+            return
         self.output_nr = tensor._output_nr
         self.node = None
         if is_output_of is not None:
@@ -312,6 +320,8 @@ class SavedTensor:
 
     def unpack(self):
         t = self.tensor
+        if t is None:
+            return _saved_hooks.unpack(self)
         if t._version_counter.value != self.version:
             raise RuntimeError(self._modified_message())
         if self.node is None:

@@ -16,6 +16,7 @@ from .. import _dtype
 from ..backend import for_device
 from ..autograd import grad_mode
 from ..autograd.function import _op_layers, notify_inplace
+from ..autograd.saved_hooks import repack_before_write
 from .. import tensor as _t
 
 _LEGACY = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
@@ -158,6 +159,10 @@ def write_into(self, values, only_changed=False):
 def _protect_saved_values(node, target):
     """The new node may have saved ``target`` (or a view of it) as an input; keep its old values."""
     for saved in node._saved:
+        if saved is not None and saved.tensor is None:  # saved through a pack hook (autograd/saved_hooks.py)
+            if not saved.is_output:
+                repack_before_write(saved, target)
+            continue
         if saved is None or saved.is_output or saved.tensor._storage is not target._storage:
             continue
         old = saved.tensor
