@@ -11,6 +11,21 @@ import tensorlab.nn as nn
 import tensorlab.nn.functional as F
 from tests.oracle import assert_same
 
+try:
+    import torch as _torch
+except ImportError:
+    _torch = None
+
+
+def scaled(x, k):
+    """A free function that tracing keeps as one node (fx.wrap below)."""
+    return x * k
+
+
+fx.wrap("scaled")
+if _torch is not None:
+    _torch.fx.wrap("scaled")
+
 
 # -- the same models, written once, built with either library -------------------------------------------
 
@@ -387,3 +402,19 @@ def test_concrete_args_specialize_the_trace_and_guard_the_input_as_torch_fx():
         ours(tensorlab.ones(2), False, None, 3)
     with pytest.raises(AssertionError, match="boom"):
         tensorlab._assert(False, "boom")
+
+
+def test_wrap_keeps_a_free_function_as_one_node_as_torch_fx():
+    torch = pytest.importorskip("torch")
+
+    def f(x):
+        return scaled(x, 2) + 1
+    ours, theirs = fx.symbolic_trace(f), torch.fx.symbolic_trace(f)
+    assert [(n.op, n.name) for n in ours.graph.nodes] == [(n.op, n.name) for n in theirs.graph.nodes]
+    assert ours.code == _in_tensorlab_terms(theirs.code).replace("fx._symbolic_trace.", "fx.tracer.")
+    assert next(n for n in ours.graph.nodes if n.name == "scaled").target is scaled
+    assert ours(tensorlab.ones(2)).tolist() == [3.0, 3.0]
+    retraced = fx.symbolic_trace(ours)  # the generated code wrapped it again
+    assert [n.name for n in retraced.graph.nodes] == ["x", "scaled", "add", "output"]
+    with pytest.raises(NotImplementedError, match="wrap must be called at the top level of a module"):
+        fx.wrap("scaled")

@@ -19,7 +19,7 @@ from .graph_module import GraphModule  # noqa: E402
 from .interpreter import Interpreter, Transformer  # noqa: E402
 from .node import Node, map_arg  # noqa: E402
 from .proxy import Attribute, Proxy, TraceError  # noqa: E402
-from .tracer import Tracer, symbolic_trace  # noqa: E402
+from .tracer import Tracer, symbolic_trace, wrap  # noqa: E402
 
 __all__ = ["Graph", "GraphModule", "Interpreter", "Node", "Proxy", "Tracer", "Transformer", "symbolic_trace",
-           "map_arg", "Attribute", "TraceError"]
+           "map_arg", "wrap", "Attribute", "TraceError"]

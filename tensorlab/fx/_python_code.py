@@ -103,20 +103,24 @@ def python_code(graph):
         root = name.split(".")[0]
         if root in ("tensorlab", "operator") or (name == root and getattr(builtins, name, None) is target):
             return name
-        unique = namespace.create_name(target.__name__)
+        unique = namespace.create_name(name)  # "__main__.leaf" -> "__main___leaf"
         globals_[unique] = target
         return unique
 
     last_uses = _last_uses(graph)
-    parameters, body = [], []
+    parameters, body, wrapped = [], [], {}
     for node in graph.nodes:
         line = _line(node, parameters, global_name)
         if line is None:
             continue
+        if node.meta.get("is_wrapped"):
+            wrapped[line.split(" = ", 1)[1].split("(", 1)[0]] = None
         dead = [] if node.op in ("placeholder", "output") else last_uses.get(node, []) + (
             [node] if not node.users else [])
         body.append(line + (";  " + " = ".join(n.name for n in dead) + " = None" if dead else "") + "\n")
-    source = f"\n\n\ndef forward(self{''.join(', ' + p for p in parameters)}):\n"
+    # functions given to fx.wrap() are wrapped again where the code runs, so a GraphModule can be retraced
+    wrap_lines = "\n".join(f'tensorlab.fx.tracer.wrap("{name}")' for name in wrapped)
+    source = f"\n{wrap_lines}\n\ndef forward(self{''.join(', ' + p for p in parameters)}):\n"
     return source + "".join("    " + line for line in body) + "    ", globals_
 
 

@@ -50,7 +50,7 @@ class Proxy:
 
     def __len__(self):
         raise RuntimeError("'len' is not supported in symbolic tracing by default. If you want this call to be "
-                           "recorded, please call torch.fx.wrap('len') at module scope")
+                           "recorded, please call torch.fx.wrap('len') at module scope")  # (tensorlab.fx.wrap here)
 
     def __iter__(self):
         """Only unpacking works (``a, b = proxy``): the caller's bytecode says how many values it takes."""

@@ -13,6 +13,8 @@ A tensor that is neither a parameter nor a buffer (``self.scale = tensorlab.ones
 forward) is recorded by its attribute name, or stored on the module as ``_tensor_constant0``.
 See course/23_torch_function.
 """
+import builtins
+import contextlib
 import functools
 import inspect
 import warnings
@@ -22,7 +24,7 @@ from .graph import Graph
 from .node import map_aggregate
 from .proxy import Proxy
 
-__all__ = ["Tracer", "symbolic_trace"]
+__all__ = ["Tracer", "symbolic_trace", "wrap"]
 
 _CONSTANTS = (str, int, float, bool, complex, type(None), type(...))
 
@@ -48,7 +50,7 @@ class Tracer:
         self._module_paths = {id(m): name for name, m in self.root.named_modules()}
         self._parameter_proxies = {}
         args = self._placeholders(fn, isinstance(root, Module), concrete_args or {})
-        with self._patched_module_lookups():
+        with self._patched_module_lookups(), self._patched_wrapped_functions():
             result = fn(*args)
         self.create_node("output", "output", (self.create_arg(result),), {})
         return self.graph
@@ -103,6 +105,26 @@ class Tracer:
         def module_getattr(module, name):
             return tracer.getattr(name, original_getattr(module, name))
         return _Patch(Module, {"__call__": module_call, "__getattr__": module_getattr})
+
+    def _patched_wrapped_functions(self):
+        """While tracing, the functions named by ``wrap()`` record a call_function node when given a Proxy."""
+        patches = []
+        for (_, name), module_globals in _WRAPPED.items():
+            original = module_globals.get(name, getattr(builtins, name, None))
+            patches.append(_GlobalPatch(module_globals, name, self._recording(original)))
+        return contextlib.ExitStack() if not patches else _Patches(patches)
+
+    def _recording(self, original):
+        @functools.wraps(original)
+        def recorded(*args, **kwargs):
+            found = []
+            map_aggregate((args, kwargs), lambda v: found.append(v) if isinstance(v, Proxy) else None)
+            if found:
+                proxy = self.create_proxy("call_function", original, args, kwargs)
+                proxy.node.meta["is_wrapped"] = True  # the generated code wraps it again (for retracing)
+                return proxy
+            return original(*args, **kwargs)
+        return recorded
 
     # -- what becomes a node -----------------------------------------------------------------------------
     def is_leaf_module(self, m, module_qualified_name):
@@ -195,6 +217,51 @@ class Tracer:
                 if isinstance(value, Tensor):
                     found[id(value)] = f"{prefix}.{name}" if prefix else name
         return found
+
+
+class _GlobalPatch:
+    """Set one module global for the length of a ``with`` block (deleting it again if it was not there)."""
+
+    def __init__(self, module_globals, name, value):
+        self.module_globals, self.name, self.value = module_globals, name, value
+
+    def __enter__(self):
+        self.had, self.before = self.name in self.module_globals, self.module_globals.get(self.name)
+        self.module_globals[self.name] = self.value
+
+    def __exit__(self, *exc):
+        if self.had:
+            self.module_globals[self.name] = self.before
+        else:
+            del self.module_globals[self.name]
+
+
+class _Patches(contextlib.ExitStack):
+    def __init__(self, patches):
+        super().__init__()
+        self.patches = patches
+
+    def __enter__(self):
+        super().__enter__()
+        for patch in self.patches:
+            self.enter_context(patch)
+        return self
+
+
+_WRAPPED = {}  # (id of a module's globals, name) -> those globals: the functions wrap() was asked for
+
+
+def wrap(fn_or_name):
+    """Call at the top level of a module: calls of this free function there (``wrap("len")``, or a function
+    of yours) become one call_function node when traced, instead of being run on proxies."""
+    frame = inspect.currentframe().f_back
+    if frame.f_code.co_name != "<module>":
+        raise NotImplementedError("wrap must be called at the top level of a module")
+    name = fn_or_name if isinstance(fn_or_name, str) else getattr(fn_or_name, "__name__", None)
+    if not isinstance(name, str):
+        raise RuntimeError("Unsupported type for global function! Must be either a callable or string name")
+    _WRAPPED[(id(frame.f_globals), name)] = frame.f_globals
+    return fn_or_name
 
 
 def _assert_is_none(value, message):
