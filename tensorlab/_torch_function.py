@@ -19,6 +19,10 @@ entered, or ``tensorlab.fx`` imported. Then ``install()`` replaces each public c
 wrapper that looks at the argument types and otherwise calls the original: a plain op pays nothing
 before that moment and one short type check after it. tensorlab's own subclasses (Parameter, Buffer)
 opt out, as PyTorch's do, with ``__torch_function__ = _disabled_torch_function_impl``.
+
+Where this differs from PyTorch: Tensor's *properties* (``x.shape``, ``x.grad``) are not handed over (PyTorch
+hands over their ``__get__``); ``a / 2`` from the right is seen as ``Tensor.__rtruediv__`` (PyTorch:
+``__rdiv__``); and the switches (modes, DisableTorchFunction) are per process, not per thread.
 """
 import functools
 import inspect
