@@ -22,6 +22,7 @@ the same SVG bytes in every process.
 """
 from collections import defaultdict
 
+from ._i18n import tr
 from ._svg import PALETTE, Canvas, escape, num
 
 FONT, SMALL = 13, 12                 # px: node labels; tags, shapes on edges, badges
@@ -293,7 +294,7 @@ def _draw_box(canvas, key, node, box, dy, state, tag):
 def badge(canvas, cx, cy, count):
     """A dark round badge: how many gradients a node still waits for (not a shape like ``(2,)``)."""
     canvas.rect(cx - 10, cy - 10, 20, 20, fill=PALETTE["ink"], stroke="white", rx=10,
-                title="gradients this node still waits for")
+                title=tr("gradients this node still waits for"))
     canvas.text(cx, cy + 4, count, size=SMALL, weight="bold", fill="white")
 
 
@@ -320,24 +321,24 @@ def panel(rows, title):
             f"<table style='font-family:monospace;font-size:13px'>{body}</table></div>")
 
 
-LEGEND = [("leaf", "leaf tensor"), ("op", "node, waiting"), ("ready", "ready (queued)"),
-          ("running", "running"), ("done", "has run"), ("failed", "raised an error"), ("output", "output"),
-          ("saved", "saved tensor")]
+# what each colour means (in this order), shown through tr()
+LEGEND = {"leaf": "leaf tensor", "op": "node, waiting", "ready": "ready (queued)", "running": "running",
+          "done": "has run", "failed": "raised an error", "output": "output", "saved": "saved tensor"}
 
 
 def legend_html(show_saved=False, unrecorded=False):
     """What the colours mean; the dark badge on a node counts the gradients it still waits for."""
-    items = [(k, text) for k, text in LEGEND if show_saved or k != "saved"]
+    items = [(k, tr(LEGEND[k])) for k in LEGEND if show_saved or k != "saved"]
     swatch = ("<span style='display:inline-block;margin:0 10px 3px 0;white-space:nowrap'><span style='display:"
               "inline-block;width:12px;height:12px;border:1px {dash} {stroke};background:{fill};"
               "vertical-align:middle;margin-right:4px'></span>{text}</span>")
     parts = [swatch.format(dash="solid", stroke=PALETTE["stroke"], fill=PALETTE[k], text=escape(text))
              for k, text in items]
     if unrecorded:
-        parts.append(swatch.format(dash="dashed", stroke="#bbb", fill="white", text="not recorded yet"))
+        parts.append(swatch.format(dash="dashed", stroke="#bbb", fill="white", text=escape(tr("not recorded yet"))))
     parts.append(f"<span style='display:inline-block;white-space:nowrap'><span style='display:inline-block;"
                  f"min-width:18px;height:18px;line-height:18px;border-radius:9px;background:{PALETTE['ink']};"
                  f"color:white;font-weight:bold;text-align:center;vertical-align:middle;margin-right:4px'>2"
-                 f"</span>gradients the node still waits for</span>")
+                 f"</span>{escape(tr('gradients the node still waits for'))}</span>")
     return (f"<div style='font-family:sans-serif;font-size:12px;line-height:1.5;color:{PALETTE['ink']};"
             f"margin-top:8px'>{''.join(parts)}</div>")

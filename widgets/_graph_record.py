@@ -19,6 +19,8 @@ from tensorlab.autograd.graph import AccumulateGrad
 from tensorlab.autograd.graph_export import describe, output_shape
 from tensorlab.tensor import Tensor
 
+from ._i18n import tr
+
 Value = namedtuple("Value", "shape array")  # a tensor as it was at one step (array None if large)
 _COPY_LIMIT = 4096                          # elements kept per gradient
 SYMBOLS = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Mm": "@", "Mv": "@", "Dot": "@", "Bmm": "@",
@@ -61,10 +63,11 @@ def tensor_names(params):
     if hasattr(params, "named_parameters"):
         return dict(params.named_parameters())
     if not isinstance(params, dict):
-        raise TypeError(f"params must be a dict of names to tensors, or a Module, got {type(params).__name__}")
+        raise TypeError(tr("params must be a dict of names to tensors, or a Module, got {type}", type=type(params).__name__))
     for name, t in params.items():
         if not isinstance(name, str) or not isinstance(t, Tensor):
-            raise TypeError(f"params must map names (str) to tensors, got {name!r}: {type(t).__name__}")
+            raise TypeError(tr("params must map names (str) to tensors, got {name}: {type}", name=repr(name),
+                               type=type(t).__name__))
     return dict(params)
 
 
@@ -325,7 +328,7 @@ class GraphRecording:
         the variable name of a leaf or an output."""
         node = self.nodes.get(key)
         if key == "root":
-            return "the root"
+            return tr("the root")
         if node is None:
             return key
         if isinstance(node["obj"], AccumulateGrad):

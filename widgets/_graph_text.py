@@ -6,6 +6,7 @@ the running node received, each leaf's ``.grad``, hooks that fired, saved tensor
 """
 from . import _graph_draw
 from ._graph_record import value_text
+from ._i18n import tr
 from ._svg import error_html, escape
 
 
@@ -44,8 +45,8 @@ def state(explorer, p):
         elif kind == "capture":
             s["captured"][e["index"]] = e["grad"]
         elif kind == "hook":
-            s["hooks"].append(f"{e['which']} hook {e['hook']} on {name(node)}"
-                              if e["which"] != "retain_grad" else f"retain_grad on {name(node)}")
+            s["hooks"].append(tr("{which} hook {hook} on {node}", which=e["which"], hook=e["hook"], node=name(node))
+                              if e["which"] != "retain_grad" else tr("retain_grad on {node}", node=name(node)))
         elif kind == "release":
             s["released"].add(node)
             s["released"].update(k for k in explorer.nodes if k.startswith(node + ".s"))
@@ -76,50 +77,56 @@ def _failed_before(events, p):
 def describe_step(explorer, p):
     """One sentence for step ``p``: what the engine (or the forward pass) just did."""
     events, name = explorer.events, explorer.label
-    head = f"step {p} of {len(events)}: "
+    head = tr("step {p} of {n}: ", p=p, n=len(events))
     if p == 0:
         if not events:
-            return head + ("no pass recorded yet: press Run backward" if explorer.output is not None
-                           else "nothing was recorded")
+            return head + (tr("no pass recorded yet: press Run backward") if explorer.output is not None
+                           else tr("nothing was recorded"))
         if events[0]["kind"] == "record":
-            return head + "nothing recorded yet (faded: the graph the code is about to build); press Step or Play"
-        return head + "the backward pass has not started yet; press Step or Play"
+            return head + tr("nothing recorded yet (faded: the graph the code is about to build); press Step or Play")
+        return head + tr("the backward pass has not started yet; press Step or Play")
     e = events[p - 1]
     kind = e["kind"]
     if kind == "record":
         shapes = ", ".join(str(s) for s in e["shapes"])
         tag = explorer.tag(e["node"])
-        return head + f"the forward pass records {e['name']}{f' for {tag}' if tag else ''} (output {shapes})"
+        if tag:
+            return head + tr("the forward pass records {name} for {tag} (output {shapes})", name=e["name"], tag=tag,
+                             shapes=shapes)
+        return head + tr("the forward pass records {name} (output {shapes})", name=e["name"], shapes=shapes)
     if kind == "graph":
-        return head + (f"backward pass {e['number']} starts: the engine counts the edges into every "
-                       f"node ({len(e['dependencies'])} nodes)")
+        return head + tr("backward pass {number} starts: the engine counts the edges into every node ({n} nodes)",
+                         number=e["number"], n=len(e["dependencies"]))
     if kind == "ready":
-        return head + f"{name(e['node'])} is ready: every gradient it waits for has arrived"
+        return head + tr("{node} is ready: every gradient it waits for has arrived", node=name(e["node"]))
     if kind == "run":
         grads = ", ".join(value_text(g) for g in e["grads"])
-        return head + f"{name(e['node'])} runs on the gradient it received: {grads}"
+        return head + tr("{node} runs on the gradient it received: {grads}", node=name(e["node"]), grads=grads)
     if kind == "send":
         if e["grad"] is None:
-            return head + f"{name(e['node'])} sends nothing to {name(e['to'])} ({e['left']} still to come)"
-        return head + (f"{name(e['node'])} sends {value_text(e['grad'])} to {name(e['to'])} "
-                       f"({e['left']} still to come)")
+            return head + tr("{node} sends nothing to {to} ({left} still to come)", node=name(e["node"]),
+                             to=name(e["to"]), left=e["left"])
+        return head + tr("{node} sends {grad} to {to} ({left} still to come)", node=name(e["node"]),
+                         grad=value_text(e["grad"]), to=name(e["to"]), left=e["left"])
     if kind == "accumulate":
-        return head + (f"{name(e['node'])} adds {value_text(e['grad'])} into .grad, which is now "
-                       f"{value_text(e['total'])}")
+        return head + tr("{node} adds {grad} into .grad, which is now {total}", node=name(e["node"]),
+                         grad=value_text(e["grad"]), total=value_text(e["total"]))
     if kind == "capture":
-        return head + f"autograd.grad captures {value_text(e['grad'])} for inputs[{e['index']}]"
+        return head + tr("autograd.grad captures {grad} for inputs[{index}]", grad=value_text(e["grad"]),
+                         index=e["index"])
     if kind == "hook":
         if e["which"] == "retain_grad":
-            return head + f"retain_grad() keeps the gradient of {name(e['node'])}'s output in its .grad"
-        return head + f"a {e['which']} hook ({e['hook']}) runs on {name(e['node'])}"
+            return head + tr("retain_grad() keeps the gradient of {node}'s output in its .grad", node=name(e["node"]))
+        return head + tr("a {which} hook ({hook}) runs on {node}", which=e["which"], hook=e["hook"],
+                         node=name(e["node"]))
     if kind == "release":
-        return head + (f"{name(e['node'])} frees the tensors it saved for backward "
-                       f"({', '.join(str(s) for s in e['shapes'])}): retain_graph=False")
+        return head + tr("{node} frees the tensors it saved for backward ({shapes}): retain_graph=False",
+                         node=name(e["node"]), shapes=", ".join(str(s) for s in e["shapes"]))
     if kind == "done":
         if _failed_before(events, p):
-            return head + "the engine stops: the error ended this pass early (nodes that had not run never will)"
-        return head + "the backward pass is done"
-    return head + "the pass stopped with an error (below)"
+            return head + tr("the engine stops: the error ended this pass early (nodes that had not run never will)")
+        return head + tr("the backward pass is done")
+    return head + tr("the pass stopped with an error (below)")
 
 
 def panel_html(explorer, p):
@@ -132,20 +139,20 @@ def panel_html(explorer, p):
             parts.append(error_html(message))
     if s["pass"]:
         parts.append(_graph_draw.panel([(str(i + 1), name(k)) for i, k in enumerate(s["queue"])]
-                                       or [("", "(empty)")], "ready queue (next first)"))
+                                       or [("", tr("(empty)"))], tr("ready queue (next first)")))
     if s["received"] is not None and s["running"]:
         parts.append(_graph_draw.panel([(f"grad[{i}]", value_text(g)) for i, g in enumerate(s["received"])],
-                                       f"{name(s['running'])} received"))
+                                       tr("{node} received", node=name(s["running"]))))
     leaves = [(explorer.nodes[k]["label"].split("\n")[0], value_text(v)) for k, v in s["grads"].items()]
     if leaves:
-        parts.append(_graph_draw.panel(leaves, ".grad of the leaves"))
+        parts.append(_graph_draw.panel(leaves, tr(".grad of the leaves")))
     if s["captured"]:
         parts.append(_graph_draw.panel([(f"inputs[{i}]", value_text(v)) for i, v in sorted(s["captured"].items())],
-                                       "captured by autograd.grad"))
+                                       tr("captured by autograd.grad")))
     if s["hooks"]:
-        parts.append(_graph_draw.panel([(str(i + 1), h) for i, h in enumerate(s["hooks"])], "hooks that fired"))
+        parts.append(_graph_draw.panel([(str(i + 1), h) for i, h in enumerate(s["hooks"])], tr("hooks that fired")))
     freed = [name(k) for k in explorer.nodes if k in s["released"] and "." not in k]
     if freed:
-        parts.append(_graph_draw.panel([("", ", ".join(freed))], "saved tensors freed by"))
+        parts.append(_graph_draw.panel([("", ", ".join(freed))], tr("saved tensors freed by")))
     parts.append(_graph_draw.legend_html(explorer.show_saved, bool(s["hidden"])))
     return "".join(parts)

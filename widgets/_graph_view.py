@@ -7,6 +7,8 @@ custom Function's backward) is shown in the panel instead of vanishing into the 
 """
 import ipywidgets as w
 
+from ._i18n import tr
+
 
 class GraphView(w.VBox):
     """A DOMWidget over a GraphExplorer model; ``update()`` redraws from the model's state."""
@@ -14,18 +16,18 @@ class GraphView(w.VBox):
     def __init__(self, model):
         self.model = model
         n = len(model.events)
-        self.play = w.Play(value=model.position, min=0, max=n, interval=600, description="Play")
-        self.slider = w.IntSlider(value=model.position, min=0, max=n, description="step",
+        self.play = w.Play(value=model.position, min=0, max=n, interval=600, description=tr("Play"))
+        self.slider = w.IntSlider(value=model.position, min=0, max=n, description=tr("step"),
                                   continuous_update=True, layout=w.Layout(width="340px"))
         self.speed = w.IntSlider(value=600, min=100, max=2000, step=100, description="ms/step",
                                  layout=w.Layout(width="260px"))
         w.jslink((self.play, "value"), (self.slider, "value"))
         w.jslink((self.speed, "value"), (self.play, "interval"))
-        self.back_button = w.Button(description="Back", layout=w.Layout(width="70px"))
-        self.step_button = w.Button(description="Step", layout=w.Layout(width="70px"))
-        self.reset_button = w.Button(description="Reset", layout=w.Layout(width="70px"))
-        self.backward_button = w.Button(description="Run backward", button_style="warning",
-                                        tooltip="run output.backward() for real, and replay it",
+        self.back_button = w.Button(description=tr("Back"), layout=w.Layout(width="70px"))
+        self.step_button = w.Button(description=tr("Step"), layout=w.Layout(width="70px"))
+        self.reset_button = w.Button(description=tr("Reset"), layout=w.Layout(width="70px"))
+        self.backward_button = w.Button(description=tr("Run backward"), button_style="warning",
+                                        tooltip=tr("run output.backward() for real, and replay it"),
                                         layout=w.Layout(width="120px", display="" if model.output is not None
                                                         else "none"))
         # the drawing scrolls inside its box when it is larger; the panel wraps below a wide drawing

@@ -51,6 +51,7 @@ from tensorlab.tensor import Tensor
 from . import _graph_draw, _graph_text
 from ._base import WidgetModel, error_text
 from ._graph_record import GraphRecording, caller_tensors, snapshot, value_text
+from ._i18n import tr
 from ._svg import PALETTE, svg_img
 
 KINDS = ("record", "graph", "ready", "run", "send", "capture", "accumulate", "hook", "release", "done", "error")
@@ -61,14 +62,14 @@ def _check_outputs(output):
     """The tensor(s) whose graph is drawn: a tensor, or a non-empty list or tuple of tensors."""
     outputs = list(output) if isinstance(output, (list, tuple)) else [output]
     if not outputs:
-        raise ValueError("GraphExplorer needs at least one output tensor, got an empty sequence")
+        raise ValueError(tr("GraphExplorer needs at least one output tensor, got an empty sequence"))
     for t in outputs:
         if not isinstance(t, Tensor):
-            hint = (" (to record code as it runs, use: with GraphExplorer.record() as g: ...)" if t is None else
-                    " (make it a tensor with torch.tensor(...))" if hasattr(t, "__array__") or
+            hint = (tr(" (to record code as it runs, use: with GraphExplorer.record() as g: ...)") if t is None else
+                    tr(" (make it a tensor with torch.tensor(...))") if hasattr(t, "__array__") or
                     isinstance(t, numbers.Number) else "")
-            raise TypeError(f"GraphExplorer needs a tensor (the output whose graph to draw), or a list of "
-                            f"tensors; got {type(t).__name__}{hint}")
+            raise TypeError(tr("GraphExplorer needs a tensor (the output whose graph to draw), or a list of tensors; "
+                               "got {type}{hint}", type=type(t).__name__, hint=hint))
     return outputs
 
 
@@ -114,7 +115,7 @@ class GraphExplorer(GraphRecording, WidgetModel):
 
     def _setup(self, params, show_saved, max_nodes):
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) or max_nodes < 1:
-            raise TypeError(f"max_nodes must be a positive int, got {max_nodes!r}")
+            raise TypeError(tr("max_nodes must be a positive int, got {value}", value=repr(max_nodes)))
         GraphRecording.__init__(self, params, bool(show_saved))
         self.max_nodes, self.output, self._outputs = int(max_nodes), None, []
         self.position = 0         # events[:position] have happened in the picture
@@ -143,8 +144,8 @@ class GraphExplorer(GraphRecording, WidgetModel):
         An error -- a second backward without ``retain_graph``, or one raised by your own hook or
         custom Function -- is shown in the widget as Python would print it, and the replay ends there."""
         if self.output is None:
-            raise TypeError("this explorer recorded code as it ran and has no output of its own: call "
-                            "loss.backward() inside the `with GraphExplorer.record() as g:` block")
+            raise TypeError(tr("this explorer recorded code as it ran and has no output of its own: call "
+                               "loss.backward() inside the `with GraphExplorer.record() as g:` block"))
         import tensorlab
         start = len(self.events)
         try:
@@ -171,11 +172,11 @@ class GraphExplorer(GraphRecording, WidgetModel):
         ``g.goto(kind="send", to="AccumulateGrad(a)", left=1)``."""
         if where:
             if position is not None:
-                raise TypeError("goto() takes a step number or keywords such as kind='send', not both")
+                raise TypeError(tr("goto() takes a step number or keywords such as kind='send', not both"))
             position = self.find(**where)
         if isinstance(position, bool) or not isinstance(position, numbers.Integral):
-            raise TypeError(f"goto() takes a step number, an int from 0 to {len(self.events)} (or keywords "
-                            f"such as kind='send'), got {position!r}")
+            raise TypeError(tr("goto() takes a step number, an int from 0 to {n} (or keywords such as kind='send'), "
+                               "got {value}", n=len(self.events), value=repr(position)))
         self.position = max(0, min(int(position), len(self.events)))
         self.refresh()
 
@@ -186,13 +187,14 @@ class GraphExplorer(GraphRecording, WidgetModel):
         ``"AccumulateGrad(a)"``, ``"a * 2"``, or the variable ``"b"``); other fields must be equal
         (``left=1``, ``number=2``). Raises ValueError when nothing matches."""
         if kind is not None and kind not in KINDS:
-            raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
+            raise ValueError(tr("kind must be one of {kinds}; got {kind}", kinds=", ".join(KINDS), kind=repr(kind)))
         if isinstance(nth, bool) or not isinstance(nth, numbers.Integral) or nth < 1:
-            raise TypeError(f"nth must be a positive int (1: the first match), got {nth!r}")
+            raise TypeError(tr("nth must be a positive int (1: the first match), got {value}", value=repr(nth)))
         for field in fields:
             if not any(field in e for e in self.events):
                 known = sorted({f for e in self.events for f in e} - {"kind"})
-                raise ValueError(f"no event has a field {field!r}; the fields are: {', '.join(known)}")
+                raise ValueError(tr("no event has a field {field}; the fields are: {fields}", field=repr(field),
+                                    fields=", ".join(known)))
         found = 0
         for i, e in enumerate(self.events, 1):
             if (kind is None or e["kind"] == kind) and all(self._matches(e, f, v) for f, v in fields.items()):
@@ -200,9 +202,9 @@ class GraphExplorer(GraphRecording, WidgetModel):
                 if found == nth:
                     return i
         wanted = ", ".join([f"kind={kind!r}"] * (kind is not None) + [f"{f}={v!r}" for f, v in fields.items()])
-        raise ValueError(f"no event matches {wanted or 'anything'}"
-                         + (f" {nth} times" if nth > 1 and found else "")
-                         + f"; the replay has {len(self.events)} events")
+        raise ValueError((tr("no event matches {wanted}", wanted=wanted) if wanted else tr("no event matches anything"))
+                         + (tr(" {nth} times", nth=nth) if nth > 1 and found else "")
+                         + tr("; the replay has {n} events", n=len(self.events)))
 
     def _matches(self, event, field, value):
         if field not in event:
@@ -265,8 +267,8 @@ class GraphExplorer(GraphRecording, WidgetModel):
                         around.add(n)
                         nxt.append(n)
             frontier = nxt
-        note = (f"showing {len(around)} of {len(shown)} nodes: the neighbourhood of {self.name(focus)}"
-                f" (max_nodes={self.max_nodes})")
+        note = tr("showing {n} of {total} nodes: the neighbourhood of {node} (max_nodes={limit})", n=len(around),
+                  total=len(shown), node=self.name(focus), limit=self.max_nodes)
         return [k for k in shown if k in around], note
 
     def to_svg(self, position=None):
@@ -290,7 +292,7 @@ class GraphExplorer(GraphRecording, WidgetModel):
 
     def to_html(self):
         """The fallback a notebook stores: the drawing as an ``<img>`` (shown untrusted), the panel beside."""
-        alt = f"autograd graph of {self.summary()}: {self.describe_step()}"
+        alt = tr("autograd graph of {summary}: {step}", summary=self.summary(), step=self.describe_step())
         return (f"<div style='display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start'>"
                 f"<div>{svg_img(self.to_svg(), alt)}</div>"
                 f"<div style='min-width:260px;max-width:420px;flex:1 1 260px;line-height:1.4'>{self.panel_html()}</div>"
