@@ -201,3 +201,42 @@ def test_a_changed_row_of_a_page_is_reported(monkeypatch, tmp_path):
     found = translate.document_problems("glossary.md")
     assert len(found) == 2 and "no translation of '| tensor | 张量 | a multi-dimensional array" in found[0]
     assert "no longer has" in found[1]
+
+
+def _five_widgets():
+    """One small instance of each widget, as a lesson makes it."""
+    import widgets
+    import tensorlab as torch
+    from tensorlab import nn
+    a = torch.tensor([2., 3.], requires_grad=True)
+    graph = widgets.GraphExplorer((a * a).sum())
+    graph.backward()
+    graph.goto(kind="send")
+    monitor = widgets.TrainingMonitor(metrics=("loss",), total=2)
+    monitor.update(1, loss=0.5)
+    monitor.update(2, loss=0.25)
+    monitor.close()
+    return [widgets.StrideExplorer(torch.arange(6.).view(2, 3)), widgets.BroadcastExplorer((3, 1), (4,)), graph,
+            widgets.ModuleExplorer(nn.Sequential(nn.Linear(2, 3), nn.ReLU())), monitor]
+
+
+def test_the_widgets_speak_chinese_in_course_zh(monkeypatch):
+    """In a Chinese lesson every widget's stored picture (its alt text and HTML) and its summary are
+    Chinese; the same widgets in an English lesson have no Chinese at all."""
+    pytest.importorskip("ipywidgets")
+    import re
+    chinese = re.compile("[\u4e00-\u9fff]")
+    import base64
+
+    def shown(widget):   # the HTML, the summary, and the text of every stored drawing
+        html = widget.to_html()
+        drawings = [base64.b64decode(d).decode("utf-8") for d in re.findall(r"base64,([A-Za-z0-9+/=]+)", html)]
+        return "\n".join([html, widget.summary(), *drawings])
+
+    monkeypatch.setenv("TENSORLAB_LANG", "en")
+    for widget in _five_widgets():
+        assert not chinese.search(shown(widget)), type(widget).__name__
+    monkeypatch.setenv("TENSORLAB_LANG", "zh")
+    for widget in _five_widgets():
+        assert chinese.search(shown(widget)), f"{type(widget).__name__} drew no Chinese"
+    assert "广播 2 个形状" in shown(_five_widgets()[1])

@@ -19,6 +19,7 @@ to the 3 significant digits a reader takes in, which is what nbval compares.
 import math
 import sys
 
+from ._i18n import tr
 from ._svg import PALETTE, Canvas, num
 
 # matplotlib's first colours, so the live plot and the summary colour each curve the same way
@@ -75,7 +76,7 @@ def _draw_panel(canvas, x0, title, curves, x_range):
     canvas.text(x0 + LEFT + plot_w / 2, 15, title, weight="bold")
     canvas.rect(x0 + LEFT, TOP, plot_w, plot_h, fill="white", stroke=PALETTE["muted"])
     if not finite:
-        canvas.text(x0 + LEFT + plot_w / 2, TOP + plot_h / 2, "no values yet", fill=PALETTE["muted"])
+        canvas.text(x0 + LEFT + plot_w / 2, TOP + plot_h / 2, tr("no values yet"), fill=PALETTE["muted"])
         return
     ys = [v for _, v in finite]
     x_lo, x_hi = x_range
@@ -95,7 +96,7 @@ def _draw_panel(canvas, x0, title, curves, x_range):
         canvas.text(x0 + LEFT - 4, py(t) + 4, tick_label(t), anchor="end", size=10, fill=PALETTE["muted"])
     for t in (x_lo, x_hi):
         canvas.text(px(t), TOP + plot_h + 13, tick_label(t), size=10, fill=PALETTE["muted"])
-    canvas.text(x0 + LEFT + plot_w / 2, TOP + plot_h + 13, "step", size=10, fill=PALETTE["muted"])
+    canvas.text(x0 + LEFT + plot_w / 2, TOP + plot_h + 13, tr("step"), size=10, fill=PALETTE["muted"])
     for i, (label, steps, values) in enumerate(curves):
         colour = COLOURS[i % len(COLOURS)]
         steps, values = thin(steps, values)
@@ -134,7 +135,8 @@ def chart_alt(panels):
     """The chart in words, numbers rounded (``rounded``): what a stored chart of measured values is
     compared by, and what a screen reader says. One clause per curve: first value, last, lowest."""
     steps = [s for _, curves in panels for _, curve_steps, _ in curves for s in curve_steps]
-    head = f"training curves over steps {min(steps)} to {max(steps)}" if steps else "training curves, no values yet"
+    head = (tr("training curves over steps {first} to {last}", first=min(steps), last=max(steps)) if steps
+            else tr("training curves, no values yet"))
     parts = []
     for title, curves in panels:
         texts = []
@@ -142,7 +144,7 @@ def chart_alt(panels):
             finite = [v for v in values if math.isfinite(v)]
             if not values:
                 continue
-            text = f"{label} {rounded(values[0])} to {rounded(values[-1])}"
-            texts.append(text + (f" (lowest {rounded(min(finite))})" if finite else ""))
-        parts.append(f"{title}: " + ("; ".join(texts) if texts else "no values"))
+            text = tr("{label} {first} to {last}", label=label, first=rounded(values[0]), last=rounded(values[-1]))
+            texts.append(text + (tr(" (lowest {value})", value=rounded(min(finite))) if finite else ""))
+        parts.append(f"{title}: " + ("; ".join(texts) if texts else tr("no values")))
     return ". ".join([head] + parts)

@@ -14,6 +14,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from .module_explorer import (buffer_html, deeper_text, header_html, hook_html, member_html, partial_mark,
                               state_dict_html)
+from ._i18n import tr
 from ._svg import PALETTE, error_html, escape
 
 
@@ -36,11 +37,11 @@ class ModuleView(w.VBox):
         self._box_style, self._html_style, self._button_style = CheckboxStyle(), HTMLStyle(), w.ButtonStyle()
         self.heading = w.HTML()
         self.message = w.HTML()
-        self.name_box = w.Text(placeholder="a module or parameter, e.g. features.0 or classifier.1.weight",
+        self.name_box = w.Text(placeholder=tr("a module or parameter, e.g. features.0 or classifier.1.weight"),
                                layout=w.Layout(width="360px"))
-        self.freeze_button = w.Button(description="Freeze", layout=w.Layout(width="80px"))
-        self.unfreeze_button = w.Button(description="Unfreeze", layout=w.Layout(width="90px"))
-        self.refresh_button = w.Button(description="Refresh", tooltip="read the model again (new hooks, grads)",
+        self.freeze_button = w.Button(description=tr("Freeze"), layout=w.Layout(width="80px"))
+        self.unfreeze_button = w.Button(description=tr("Unfreeze"), layout=w.Layout(width="90px"))
+        self.refresh_button = w.Button(description=tr("Refresh"), tooltip=tr("read the model again (new hooks, grads)"),
                                        layout=w.Layout(width="80px"))
         self.freeze_button.on_click(lambda _: model._from_control(model.freeze, self.name_box.value.strip()))
         self.unfreeze_button.on_click(lambda _: model._from_control(model.unfreeze, self.name_box.value.strip()))
@@ -56,14 +57,15 @@ class ModuleView(w.VBox):
 
     # -- building the tree ---------------------------------------------------------------------------
     def _checkbox(self, name):
-        box = w.Checkbox(value=True, indent=False, description="", tooltip=f"requires_grad of {name or 'the model'}",
+        box = w.Checkbox(value=True, indent=False, description="",
+                         tooltip=tr("requires_grad of {name}", name=name or tr("the model")),
                          layout=self._box_layout, style=self._box_style)
         box.observe(lambda change: self._on_toggle(name, change["new"]), names="value")
         return box
 
     def _module_box(self, name):
         """A module's tri-state box (see the module docstring)."""
-        box = w.Button(description=BLANK, tooltip=f"requires_grad of {name or 'the model'}",
+        box = w.Button(description=BLANK, tooltip=tr("requires_grad of {name}", name=name or tr("the model")),
                        layout=self._tri_layout, style=self._button_style)
         box.add_class("tensorlab-tristate")
         box.on_click(lambda _: self.model._from_control(self._on_module_box, name, box))
@@ -79,7 +81,7 @@ class ModuleView(w.VBox):
         opened = empty or depth < self.model.expand_depth
         toggle = w.Button(description="" if empty else "▾" if opened else "▸", disabled=empty,
                           layout=self._toggle_layout, style=self._button_style,
-                          tooltip="" if empty else f"open or close {name or 'the model'}")
+                          tooltip="" if empty else tr("open or close {name}", name=name or tr("the model")))
         box = self._module_box(name)
         header = self._html()
         rows = []

@@ -36,6 +36,7 @@ See course/11_modules_and_parameters.
 from tensorlab.nn import Module, Parameter
 
 from ._base import WidgetModel, error_text
+from ._i18n import tr
 from ._svg import PALETTE, error_html, escape
 
 MAX_DEPTH = 24        # levels of the tree drawn; deeper modules are counted under the last level drawn
@@ -53,8 +54,8 @@ HOOK_KINDS = (
 def check_name(name):
     """A module's or parameter's dotted name is text; TypeError naming what is expected otherwise."""
     if not isinstance(name, str):
-        raise TypeError("name must be a str such as 'features.0' or 'classifier.1.weight' ('' for the whole "
-                        f"model), got {type(name).__name__}")
+        raise TypeError(tr("name must be a str such as 'features.0' or 'classifier.1.weight' ('' for the whole "
+                           "model), got {type}", type=type(name).__name__))
     return name
 
 
@@ -84,9 +85,10 @@ class ModuleExplorer(WidgetModel):
 
     def __init__(self, model, expand_depth=3):
         if not isinstance(model, Module):
-            raise TypeError(f"ModuleExplorer expects an nn.Module, got {type(model).__name__}")
+            raise TypeError(tr("ModuleExplorer expects an nn.Module, got {type}", type=type(model).__name__))
         if isinstance(expand_depth, bool) or not isinstance(expand_depth, int) or expand_depth < 0:
-            raise TypeError(f"expand_depth must be an int >= 0 (how many levels open at first), got {expand_depth!r}")
+            raise TypeError(tr("expand_depth must be an int >= 0 (how many levels open at first), got {value}",
+                               value=repr(expand_depth)))
         self.model = model
         self.expand_depth = expand_depth
         self.error = None
@@ -190,7 +192,7 @@ class ModuleExplorer(WidgetModel):
     def set_requires_grad(self, name, flag):
         """Set ``requires_grad`` on parameter ``name``, or on every parameter under module ``name``."""
         if not isinstance(flag, bool):
-            return self._fail(TypeError(f"requires_grad must be a bool, got {type(flag).__name__}"))
+            return self._fail(TypeError(tr("requires_grad must be a bool, got {type}", type=type(flag).__name__)))
         try:
             params = self.parameters_of(name)
         except (AttributeError, TypeError) as error:
@@ -198,9 +200,14 @@ class ModuleExplorer(WidgetModel):
         for _, p in params:
             p.requires_grad_(flag)
         elements = sum(p.numel() for _, p in params)
-        verb = "unfroze" if flag else "froze"
-        self.status = (f"{verb} {len(params)} parameter{'s' * (len(params) != 1)} "
-                       f"({elements:,} elements) of {name or 'the model'}")
+        what = name or tr("the model")
+        if len(params) == 1:
+            self.status = (tr("unfroze 1 parameter ({n:,} elements) of {what}", n=elements, what=what) if flag else
+                           tr("froze 1 parameter ({n:,} elements) of {what}", n=elements, what=what))
+        else:
+            self.status = (tr("unfroze {k} parameters ({n:,} elements) of {what}", k=len(params), n=elements, what=what)
+                           if flag else
+                           tr("froze {k} parameters ({n:,} elements) of {what}", k=len(params), n=elements, what=what))
         self.error = None
         self.refresh()
 
@@ -221,8 +228,9 @@ class ModuleExplorer(WidgetModel):
     def summary(self):
         c = self.counts()
         modules = sum(1 for _ in self.model.named_modules())
-        return (f"ModuleExplorer({type(self.model).__name__}: {modules} modules, {c['total']:,} parameters, "
-                f"{c['trainable']:,} trainable)")
+        return "ModuleExplorer(" + tr("{type}: {modules} modules, {total:,} parameters, {trainable:,} trainable",
+                                      type=type(self.model).__name__, modules=modules, total=c["total"],
+                                      trainable=c["trainable"]) + ")"
 
     def to_html(self):
         """The whole explorer as static HTML: a ``<details>`` tree (collapsible without a kernel), then
@@ -263,8 +271,8 @@ class ModuleExplorer(WidgetModel):
 # Small pieces of HTML shared by the static drawing and the live view.
 def deeper_text(node):
     """What stands for the modules nested too deep to draw."""
-    return (f"… {node['deeper']:,} more modules nested below, not drawn (look inside with "
-            f"ModuleExplorer(model.get_submodule({node['name']!r})))")
+    return tr("… {n:,} more modules nested below, not drawn (look inside with "
+              "ModuleExplorer(model.get_submodule({name})))", n=node["deeper"], name=repr(node["name"]))
 
 
 def partial_mark(node):
@@ -277,19 +285,20 @@ def partial_mark(node):
 def counts_text(node):
     total, trainable = node["total"], node["trainable"]
     if total == 0:
-        return "no parameters"
+        return tr("no parameters")
     if trainable == total:
-        return f"{total:,} params"
+        return tr("{total:,} params", total=total)
     if trainable == 0:
-        return f"{total:,} params, frozen"
-    return f"{total:,} params, {trainable:,} trainable"
+        return tr("{total:,} params, frozen", total=total)
+    return tr("{total:,} params, {trainable:,} trainable", total=total, trainable=trainable)
 
 
 def header_html(node):
     label = escape(node["name"].rpartition(".")[2] or "(model)")
     extra = f"({escape(node['extra'])})" if node["extra"] and "\n" not in node["extra"] else ""
-    hooks = f" <span style='color:{PALETTE['copy']}'>⚓ {len(node['hooks'])} hook" \
-            f"{'s' * (len(node['hooks']) != 1)}</span>" if node["hooks"] else ""
+    n = len(node["hooks"])
+    hooks = (f" <span style='color:{PALETTE['copy']}'>⚓ " + (tr("1 hook") if n == 1 else tr("{n} hooks", n=n))
+             + "</span>") if n else ""
     colour = PALETTE["muted"] if node["total"] and not node["trainable"] else PALETTE["ink"]
     return (f"<b>{label}</b> <span style='color:{colour}'>{escape(node['type'])}{extra}</span> "
             f"<span style='color:{PALETTE['muted']}'>· {counts_text(node)}</span>{hooks}")
@@ -299,7 +308,7 @@ def member_html(p):
     """One parameter: name, shape, dtype, requires_grad, the gradient's norm when there is one."""
     shape = "(" + ", ".join(map(str, p["shape"])) + ")"
     grad = "grad: None" if p["grad_norm"] is None else f"‖grad‖ = {p['grad_norm']:.4g}"
-    shared = f" · shared with {escape(p['shared_with'])}" if p["shared_with"] else ""
+    shared = " · " + tr("shared with {name}", name=escape(p["shared_with"])) if p["shared_with"] else ""
     state = (f"<span style='color:{PALETTE['ok']}'>requires_grad=True</span>" if p["requires_grad"]
              else f"<span style='color:{PALETTE['bad']}'>requires_grad=False</span>")
     return (f"<span title='{escape(p['name'])}'>{escape(p['local'])}</span> "
@@ -309,19 +318,20 @@ def member_html(p):
 
 def buffer_html(b):
     shape = "(" + ", ".join(map(str, b["shape"])) + ")"
-    saved = "buffer" if b["persistent"] else "buffer, persistent=False: not in state_dict"
+    saved = tr("buffer") if b["persistent"] else tr("buffer, persistent=False: not in state_dict")
     return (f"<span style='color:{PALETTE['muted']}'>{escape(b['local'])} {escape(shape)} "
             f"{escape(b['dtype'])} ({saved})</span>")
 
 
 def hook_html(h):
-    return (f"<span style='color:{PALETTE['copy']}'>⚓ {h['kind'].replace('_', ' ')} hook "
-            f"{escape(h['hook'])}</span>")
+    return (f"<span style='color:{PALETTE['copy']}'>⚓ "
+            + tr("{kind} hook {hook}", kind=h["kind"].replace("_", " "), hook=escape(h["hook"])) + "</span>")
 
 
 def state_dict_html(keys):
     items = "".join(f"<li>{escape(k)}</li>" for k in keys)
-    return (f"<details><summary>state_dict(): {len(keys)} keys, in the order torch.save writes them</summary>"
+    return (f"<details><summary>state_dict(): "
+            + tr("{n} keys, in the order torch.save writes them", n=len(keys)) + "</summary>"
             f"<ol start='0' style='margin:2px 0'>{items}</ol></details>")
 
 

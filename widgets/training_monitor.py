@@ -39,6 +39,7 @@ import time
 
 from ._base import WidgetModel, error_text
 from ._chart import chart_alt, line_chart, rounded
+from ._i18n import tr
 from ._svg import error_html, escape, svg_img
 
 MAX_TOTAL = 10**12     # steps: a larger ``total`` is a typo (and would overflow the time estimates)
@@ -69,15 +70,15 @@ def as_number(value):
     if hasattr(value, "item") and not isinstance(value, numbers.Number):
         size = value.numel() if hasattr(value, "numel") else getattr(value, "size", 1)
         if size != 1:
-            raise ValueError(f"a metric value must be one number, got a {type(value).__name__} of {size} "
-                             "elements (log one number, such as loss.mean())")
+            raise ValueError(tr("a metric value must be one number, got a {type} of {n} elements (log one number, "
+                                "such as loss.mean())", type=type(value).__name__, n=size))
         value = value.item()
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"a metric value must be a real number, got {type(value).__name__}")
+        raise TypeError(tr("a metric value must be a real number, got {type}", type=type(value).__name__))
     try:
         return float(value)
     except OverflowError:
-        raise ValueError(f"a metric value must fit in a float, got an int of {len(str(value))} digits") from None
+        raise ValueError(tr("a metric value must fit in a float, got an int of {n} digits", n=len(str(value)))) from None
 
 
 def check_metrics(metrics):
@@ -87,15 +88,15 @@ def check_metrics(metrics):
     try:
         metrics = tuple(metrics)
     except TypeError:
-        raise TypeError(f"metrics must be a name or a tuple of names such as ('loss', 'accuracy'), "
-                        f"got {type(metrics).__name__}") from None
+        raise TypeError(tr("metrics must be a name or a tuple of names such as ('loss', 'accuracy'), got {type}",
+                           type=type(metrics).__name__)) from None
     if not metrics:
-        raise ValueError("metrics must name at least one panel, e.g. metrics=('loss',)")
+        raise ValueError(tr("metrics must name at least one panel, e.g. metrics=('loss',)"))
     for name in metrics:
         if not isinstance(name, str) or not name:
-            raise TypeError(f"each metric must be a non-empty str such as 'loss', got {name!r}")
+            raise TypeError(tr("each metric must be a non-empty str such as 'loss', got {name}", name=repr(name)))
     if len(set(metrics)) != len(metrics):
-        raise ValueError(f"metrics must be different names, got {metrics}")
+        raise ValueError(tr("metrics must be different names, got {metrics}", metrics=metrics))
     return metrics
 
 
@@ -104,10 +105,12 @@ def check_total(total):
     if total is None:
         return None
     if isinstance(total, bool) or not isinstance(total, numbers.Integral):
-        raise TypeError(f"total must be an int (the number of steps expected) or None, got {type(total).__name__}")
+        raise TypeError(tr("total must be an int (the number of steps expected) or None, got {type}",
+                           type=type(total).__name__))
     if not 1 <= total <= MAX_TOTAL:
-        shown = total if abs(total) < 10**15 else f"an int of {len(str(abs(total)))} digits"
-        raise ValueError(f"total must be a number of steps from 1 to {MAX_TOTAL:.0e}, got {shown}")
+        shown = total if abs(total) < 10**15 else tr("an int of {n} digits", n=len(str(abs(total))))
+        raise ValueError(tr("total must be a number of steps from 1 to {limit:.0e}, got {value}", limit=MAX_TOTAL,
+                            value=shown))
     return int(total)
 
 
@@ -115,8 +118,8 @@ def check_optimizer(optimizer):
     """An optimizer whose learning rate can be read: ``optimizer.param_groups[0]["lr"]``."""
     groups = getattr(optimizer, "param_groups", None)
     if not (isinstance(groups, (list, tuple)) and groups and isinstance(groups[0], dict) and "lr" in groups[0]):
-        raise TypeError("optimizer must be an optimizer such as optim.SGD(...), whose param_groups[0]['lr'] "
-                        f"is the learning rate; got {type(optimizer).__name__}")
+        raise TypeError(tr("optimizer must be an optimizer such as optim.SGD(...), whose param_groups[0]['lr'] "
+                           "is the learning rate; got {type}", type=type(optimizer).__name__))
     return optimizer
 
 
@@ -163,11 +166,11 @@ class TrainingMonitor(WidgetModel):
         Bad input (an unknown metric, a value that is not a number) is shown and nothing is recorded."""
         try:
             if isinstance(step, bool) or not isinstance(step, numbers.Integral):
-                raise TypeError(f"step must be an int, got {type(step).__name__}")
+                raise TypeError(tr("step must be an int, got {type}", type=type(step).__name__))
             clean = {}
             for name, value in values.items():
                 if panel_for(name, self.metrics) is None:
-                    raise ValueError(f"{name!r} names none of the metrics {self.metrics}")
+                    raise ValueError(tr("{name} names none of the metrics {metrics}", name=repr(name), metrics=self.metrics))
                 clean[name] = as_number(value)
         except (TypeError, ValueError, RuntimeError) as error:
             self.error = error_text(error)
@@ -189,7 +192,7 @@ class TrainingMonitor(WidgetModel):
         """The one method of TensorBoard's ``SummaryWriter`` that ``fit`` calls: pass
         ``writer=monitor`` to ``tensorlab.vision.training.fit`` and every logged value arrives here."""
         if not isinstance(tag, str):
-            self.error = f"TypeError: tag must be a str such as 'loss/train', got {type(tag).__name__}"
+            self.error = "TypeError: " + tr("tag must be a str such as 'loss/train', got {type}", type=type(tag).__name__)
             self.refresh()
             return None
         step = global_step if global_step is not None else (self.last_step or 0)
@@ -268,9 +271,9 @@ class TrainingMonitor(WidgetModel):
     def summary(self):
         steps = f"{len(self.steps_seen)}/{self.total}" if self.total else f"{len(self.steps_seen)}"
         if not self.series:
-            return f"TrainingMonitor({', '.join(self.metrics)}: no values yet)"
+            return "TrainingMonitor(" + tr("{metrics}: no values yet", metrics=", ".join(self.metrics)) + ")"
         values = ", ".join(f"{name} {rounded(value)}" for name, value in self.last_values().items())
-        return f"TrainingMonitor({steps} steps: {values})"
+        return "TrainingMonitor(" + tr("{steps} steps: {values}", steps=steps, values=values) + ")"
 
     def to_html(self):
         parts = ["<div class='tensorlab-training-monitor'>",
