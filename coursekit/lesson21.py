@@ -133,3 +133,68 @@ def check_lstm_step(lstm_step):
                           what="a function body that returns the pair (h, c)", diagnoses=[_diagnose_lstm],
                           note="Four gates from one matmul; the cell state is only scaled and added to -- the "
                                "path gradients travel along.")
+
+
+# -- exercise 3: a two-layer RNN, by hand --------------------------------------------------------------------
+
+def _cells(torch, input_size, hidden_size, layers):
+    """``layers`` nn.RNNCells with fixed weights (the same on every library): layer 0 reads the input,
+    each later layer the hidden states of the layer below."""
+    cells = []
+    for layer in range(layers):
+        cell = torch.nn.RNNCell(input_size if layer == 0 else hidden_size, hidden_size)
+        with torch.no_grad():
+            for i, p in enumerate(cell.parameters()):
+                p.copy_((torch.linspace(-1.0, 1.0, p.numel()) * (3 + i + layer)).sin().reshape(p.shape) * 0.6)
+        cells.append(cell)
+    return cells
+
+
+STACK_CASES = [
+    Case("xs of shape (5, 4, 2) and two cells RNNCell(2, 3), RNNCell(3, 3)",
+         lambda torch: ((torch.linspace(-2, 2, 40) * 1.7).sin().reshape(5, 4, 2), _cells(torch, 2, 3, 2))),
+    Case("xs of shape (3, 2, 3) and three cells RNNCell(3, 3), RNNCell(3, 3), RNNCell(3, 3)",
+         lambda torch: ((torch.linspace(-2, 2, 18) * 2.3).cos().reshape(3, 2, 3), _cells(torch, 3, 3, 3))),
+]
+
+
+def _unroll(cell, xs, torch):
+    h = torch.zeros(xs.shape[1], cell.hidden_size)
+    outputs = []
+    for x in xs:
+        h = cell(x, h)
+        outputs.append(h)
+    return torch.stack(outputs)
+
+
+def _diagnose_stack(got, expected, args, torch):
+    xs, cells = args
+    if isinstance(got, Exception):
+        if "shape" in str(got) or "size" in str(got) or "match" in str(got):
+            return ("Layer 0 reads xs; every later layer reads the hidden states of the layer below, one per "
+                    "step -- not xs.")
+        return None
+    if not (isinstance(got, (tuple, list)) and len(got) == 2):
+        return "Return the pair (output, h_n), as nn.RNN does."
+    output, h_n = got
+    with torch.no_grad():
+        first = _unroll(cells[0], xs, torch)
+        if not differences(output, first, grads=False):
+            return "That is the first layer's output; the RNN's output is the *last* layer's, at every step."
+        if tuple(h_n.shape) == tuple(expected[1].shape[1:]):
+            return "h_n holds the last state of *every* layer: shape (num_layers, batch, hidden_size)."
+        if tuple(h_n.shape) == tuple(expected[1].shape) and not differences(h_n.flip(0), expected[1], grads=False):
+            return "h_n is ordered by layer: layer 0's last state first."
+        if output.dim() == 3 and output.shape[0] > xs.shape[0]:
+            return "The output has one hidden state per step of xs: leave out the initial zeros."
+    return None
+
+
+def check_stacked_rnn(stacked_rnn):
+    """Exercise 3: ``stacked_rnn(xs, cells)`` -> (output, h_n), what ``nn.RNN(num_layers=len(cells))``
+    returns with the cells' weights."""
+    return check_function(stacked_rnn, solution.stacked_rnn, STACK_CASES, name="stacked_rnn",
+                          what="a function body that returns the pair (output, h_n)", diagnoses=[_diagnose_stack],
+                          grads=False,
+                          note="That is nn.RNN with num_layers > 1: each layer unrolls its own cell over the "
+                               "hidden states of the layer below.")

@@ -17,3 +17,18 @@ def lstm_step(x, h, c, cell):
     c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
     h = torch.sigmoid(o) * torch.tanh(c)
     return h, c
+
+
+# Exercise 3: nn.RNN with num_layers = len(cells) -- each layer unrolls its cell over the sequence the
+# layer below made; output is the top layer at every step, h_n every layer's last state.
+def stacked_rnn(xs, cells):
+    sequence, last = xs, []
+    for cell in cells:
+        h = torch.zeros(xs.shape[1], cell.hidden_size)     # the initial state, zeros as in nn.RNN
+        states = []
+        for x in sequence:                                  # one step per element along dim 0 (time)
+            h = cell(x, h)
+            states.append(h)
+        sequence = torch.stack(states)                      # (seq, batch, hidden): the next layer's input
+        last.append(h)
+    return sequence, torch.stack(last)
