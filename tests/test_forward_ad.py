@@ -225,8 +225,11 @@ def test_levels_nesting_and_tangent_lifetime():
         assert type(fwAD.unpack_dual(d)).__name__ == "UnpackedDualTensor"
         assert tangent is t and primal._base is x and fwAD.unpack_dual(primal).tangent is None
         assert d._base is x and d.data_ptr() == x.data_ptr()
-        assert fwAD.unpack_dual(x).tangent is None
+        assert fwAD.unpack_dual(x).tangent is None and fwAD.unpack_dual(x).primal is not x   # an alias
         assert fwAD.unpack_dual(d.detach()).tangent is None
+        w = tensorlab.ones(2, requires_grad=True)
+        primal = fwAD.unpack_dual(fwAD.make_dual(w, tensorlab.ones(2))).primal
+        assert primal.grad_fn.name() == "torch::autograd::Identity" and "grad_fn=<Identity>" in repr(primal)
     assert _op_layers == []
     assert fwAD.unpack_dual(d).tangent is None and fwAD.unpack_dual(d).primal is d
 

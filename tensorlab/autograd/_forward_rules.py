@@ -12,6 +12,7 @@ An op without a rule here falls back on the double-backward trick (_forward_fall
 formulas are PyTorch's (its derivatives.yaml ``result:`` lines). See course/10_higher_order_gradients.
 """
 from ..tensor import Tensor
+from .forward_ad import _Primal
 from ..ops.advanced_index import Index
 from ..ops.convert import ToCopy
 from ..ops.copying import Cat, Repeat, Stack
@@ -236,6 +237,7 @@ def where(cls, out, args, kwargs, tangent_of):
 
 _LINEAR = [Neg, Sum, Mean, View, Expand, Clone, Transpose, T, Permute, Unsqueeze, Squeeze, Select, Slice,
            Alias, Index, Cat, Stack, Repeat, Split, Unbind, Diagonal, Flip, Roll, Tril, Triu, Cumsum, ToCopy]
+_LINEAR.append(_Primal)
 _MULTILINEAR = [Mul, Mm, Bmm, Mv, Dot, Einsum]
 
 RULES = {cls: linear for cls in _LINEAR}

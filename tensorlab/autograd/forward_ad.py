@@ -202,19 +202,33 @@ def make_dual(tensor, tangent, *, level=None):
 
 def unpack_dual(tensor, *, level=None):
     """``(primal, tangent)`` of a dual tensor: the primal is a view of it without the tangent; the
-    tangent is None for a tensor that has none (or outside any dual level)."""
+    tangent is None for a tensor that has none. (Outside any dual level: the tensor itself, None.)"""
     if level is None:
         level = _current_level()
     if level < 0:
         return UnpackedDualTensor(tensor, None)
     tangent = get_tangent(tensor, level)
-    if tangent is None:
-        return UnpackedDualTensor(tensor, None)
-    from ..ops.index import Alias
-    primal = Alias.apply(tensor)
+    primal = _Primal.apply(tensor)
     set_tangent(primal, level, None)
     primal.__dict__["_fw_no_tangent"] = True   # not even its base's: it is the bare primal
     return UnpackedDualTensor(primal, tangent)
+
+
+class _Primal(_function.Function):
+    """The primal of a dual tensor: an alias of its memory; the gradient passes through unchanged."""
+
+    node_name = "Identity"
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._make_view(x._offset, x._shape, x._stride)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+_Primal._backward_cls.name = lambda self: "torch::autograd::Identity"   # a C++ node in PyTorch
 
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level", "make_dual",
