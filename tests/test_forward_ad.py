@@ -2,6 +2,7 @@
 in-place ops, custom Functions' jvp, and tangents against finite differences."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import tensorlab
 import tensorlab.autograd.forward_ad as fwAD
@@ -448,3 +449,28 @@ def test_functional_forward_mode_matches_torch(kind):
 @pytest.mark.parametrize("kind", ["no vectorize", "strict", "create_graph"])
 def test_functional_forward_mode_errors_match_torch(kind):
     _both(lambda L, ad: _functional(L, kind))
+
+
+# -- broadcasting, property-based -----------------------------------------------------------------
+@st.composite
+def _broadcast_pair(draw):
+    shape = draw(st.lists(st.integers(1, 3), min_size=0, max_size=3))
+    other = [draw(st.sampled_from([n, 1])) for n in shape][draw(st.integers(0, len(shape))):]
+    return tuple(shape), tuple(other)
+
+
+@settings(max_examples=30, deadline=None)
+@given(shapes=_broadcast_pair(), op=st.sampled_from(["add", "mul", "div", "sub", "where"]), seed=st.integers(0, 99))
+def test_broadcast_tangents_match_torch(shapes, op, seed):
+    rng = np.random.default_rng(seed)
+    arrays = [rng.standard_normal(s) + (3.0 if op == "div" and i == 1 else 0.0) for i, s in enumerate(shapes)]
+    tangents = [rng.standard_normal(s) for s in shapes]
+    fns = {"add": lambda L, x, y: x + y, "mul": lambda L, x, y: x * y, "div": lambda L, x, y: x / y,
+           "sub": lambda L, x, y: L.sub(y, x, alpha=2.0), "where": lambda L, x, y: L.where(x > 0, x, y)}
+    for mask in ([True, True], [True, False], [False, True]):
+        ours = _tangents_of(tensorlab, fwAD, fns[op], [tensorlab.tensor(a) for a in arrays],
+                            [tensorlab.tensor(t) for t in tangents], mask)[1]
+        theirs = _tangents_of(torch, tfwAD, fns[op], [torch.tensor(a) for a in arrays],
+                              [torch.tensor(t) for t in tangents], mask)[1]
+        assert tuple(ours.shape) == tuple(theirs.shape)
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-10, atol=1e-12)
