@@ -11,7 +11,7 @@ from . import guard
 from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
                     works_only_on_tensorlab)
 from .compare import differences, kind
-from .libs import libraries
+from .libs import libraries, on
 from .solutions import lesson18 as solution
 
 
@@ -181,3 +181,94 @@ def check_windows(windows_class):
         return wrong(found + ".", why)
     return correct("__len__ and __getitem__ are all a DataLoader needs: it batches your windows into (B, k) "
                    "inputs and (B,) targets.")
+
+
+# -- exercise 3: random_split by hand --------------------------------------------------------------------
+
+SPLIT_CASES = [(10, [6, 4]), (10, [0.7, 0.3]), (11, [0.5, 0.25, 0.25]), (7, [0.4, 0.4, 0.2])]
+SEED = 1234     # not 0: an answer that ignores its generator must not match a freshly seeded global one
+
+
+def _truth(torch, n, lengths):
+    """``[subset.indices ...]`` of the library's own random_split, from a generator seeded SEED."""
+    splits = _data(torch).random_split(range(n), lengths, generator=torch.Generator().manual_seed(SEED))
+    return [list(s.indices) for s in splits]
+
+
+def _plain(got):
+    """The answer as a list of lists of ints, or None when it is not one (tensors become lists)."""
+    if not isinstance(got, (list, tuple)):
+        return None
+    out = []
+    for part in got:
+        if hasattr(part, "tolist"):
+            part = part.tolist()
+        if not isinstance(part, (list, tuple)) or not all(isinstance(i, int) and not isinstance(i, bool)
+                                                            for i in part):
+            return None
+        out.append(list(part))
+    return out
+
+
+def _split_problem(answer, torch, n, lengths):
+    label = f"split_indices({n}, {lengths}, generator)"
+    got, error = guard.run(on(torch, answer), n, list(lengths), torch.Generator().manual_seed(SEED))
+    if error is not None:
+        return raised(error, "randperm(n, generator=generator).tolist() shuffles the indices once; then cut it.",
+                      label)
+    if got is Ellipsis:
+        return "stub", ""
+    if got is None:
+        return f"{label} returned None", "Did you forget `return`?"
+    expected = _truth(torch, n, lengths)
+    parts = _plain(got)
+    if parts is None:
+        return (f"{label} returned {kind(got)}",
+                "Return a list with one list of ints per split, as [s.indices for s in random_split(...)].")
+    if parts == expected:
+        return None
+    sizes, right = [len(p) for p in parts], [len(p) for p in expected]
+    if sizes != right:
+        if all(isinstance(x, float) for x in lengths):
+            floors = [int(n * x) for x in lengths]
+            if sizes == floors:
+                return (f"{label} gives splits of sizes {sizes}, which add up to {sum(sizes)}, not {n}",
+                        "floor(n * fraction) leaves some items over: PyTorch gives them out one each to the "
+                        "first splits, in order.")
+            return (f"{label} gives splits of sizes {sizes}",
+                    "Each split gets floor(n * fraction) items; the leftover ones go one each to the first "
+                    "splits, in order.")
+        return f"{label} gives splits of sizes {sizes}", "Counts are used as they are: split i has lengths[i] items."
+    flat = [i for p in parts for i in p]
+    if sorted(flat) != list(range(n)):
+        return (f"{label} does not use every index 0..{n - 1} exactly once",
+                "Shuffle all n indices once (randperm), then cut the shuffled list into consecutive pieces.")
+    if any(p != sorted(p) for p in expected) and all(p == sorted(p) for p in parts):
+        return f"{label}: each split's indices are sorted", "Keep the order randperm gives: do not sort."
+    return (f"{label} is {parts}, not the split random_split makes with the same generator",
+            "Draw the permutation from the generator you are given -- randperm(n, generator=generator) -- once, "
+            "and cut it in order: the first lengths[0] indices, then the next lengths[1] ...")
+
+
+@always_a_verdict
+def check_split_indices(split_indices):
+    """Exercise 3: ``split_indices(n, lengths, generator)`` is ``[s.indices for s in random_split(range(n),
+    lengths, generator)]``: counts or fractions, PyTorch's rule for the leftover items."""
+    what = "a function body that returns one list of indices per split"
+    if is_stub(split_indices):
+        return not_answered(what)
+    if not callable(split_indices):
+        return wrong(f"`split_indices` should be a function ({what}); it is {kind(split_indices)}.")
+    for index, (_, module) in enumerate(libraries()):
+        for n, lengths in SPLIT_CASES:
+            problem = _split_problem(split_indices, module, n, lengths)
+            if problem is None:
+                continue
+            found, why = problem
+            if found == "stub":
+                return not_answered(what)
+            if index > 0:
+                return works_only_on_tensorlab("`split_indices`", module, found)
+            return wrong(found + ".", why)
+    return correct("random_split is one randperm, cut in order: seed its generator and the split is the same on "
+                   "every run.")

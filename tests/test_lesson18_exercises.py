@@ -12,7 +12,8 @@ from tensorlab.utils.data import Dataset
 def test_every_check_accepts_its_solution(mode, capsys):
     assert check.check_batch_predictions(solution.predictions)
     assert check.check_windows(solution.Windows)
-    assert capsys.readouterr().out.count("Correct!") == 2
+    assert check.check_split_indices(solution.split_indices)
+    assert capsys.readouterr().out.count("Correct!") == 3
 
 
 class ListWindows(Dataset):
@@ -80,3 +81,53 @@ def test_wrong_batch_predictions(mode, answer, phrases):
 def test_wrong_windows(mode, answer, phrases):
     verdict = check.check_windows(answer)
     assert_rejected(verdict, phrases)
+
+
+# -- exercise 3: random_split by hand ---------------------------------------------------------------------
+
+def test_the_split_solution_is_what_random_split_does(mode):
+    from coursekit.libs import libraries, on
+    for _, library in libraries():
+        for n, lengths in check.SPLIT_CASES:
+            mine = on(library, solution.split_indices)(n, lengths, library.Generator().manual_seed(check.SEED))
+            assert mine == check._truth(library, n, lengths)
+
+
+def _split(sizes="pytorch", generator=True, sort=False, tensors=False, flat=False):
+    """split_indices with one of the usual mistakes."""
+    def answer(n, lengths, g):
+        if all(isinstance(x, float) for x in lengths):
+            counts = [int(n * x) for x in lengths]
+            if sizes == "pytorch":
+                for i in range(n - sum(counts)):
+                    counts[i % len(counts)] += 1
+            elif sizes == "last":
+                counts[-1] += n - sum(counts)
+            lengths = counts
+        order = torch.randperm(n, generator=g) if generator else torch.randperm(n)
+        parts, start = [], 0
+        for length in lengths:
+            part = order[start:start + length]
+            part = sorted(part.tolist()) if sort else part if tensors else part.tolist()
+            parts.append(part)
+            start += length
+        return order.tolist() if flat else parts
+    return answer
+
+
+def test_other_correct_splits_are_accepted(mode):
+    assert check.check_split_indices(_split(tensors=True))
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_split(sizes="floor"), ["split_indices(11, [0.5, 0.25, 0.25], generator)", "add up to 9, not 11",
+                             "one each to the first"]),
+    (_split(sizes="last"), ["split_indices(11, [0.5, 0.25, 0.25], generator) gives splits of sizes [5, 2, 4]",
+                            "one each to the first splits"]),
+    (_split(generator=False), ["not the split random_split makes", "randperm(n, generator=generator)"]),
+    (_split(sort=True), ["sorted", "do not sort"]),
+    (_split(flat=True), ["returned", "one list of ints per split"]),
+    (lambda n, lengths, g: None, ["returned None"]),
+])
+def test_wrong_splits(mode, answer, phrases):
+    assert_rejected(check.check_split_indices(answer), phrases)

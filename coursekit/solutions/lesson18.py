@@ -17,3 +17,19 @@ class Windows(Dataset):
 
     def __getitem__(self, i):
         return self.series[i:i + self.k], self.series[i + self.k]
+
+
+# Exercise 3: random_split by hand -- fractions become floor(n * f) items, the leftover ones go one each
+# to the first splits; then one permutation from the generator, cut in order.
+def split_indices(n, lengths, generator):
+    if all(isinstance(x, float) for x in lengths):
+        counts = [int(n * x) for x in lengths]          # floor, for fractions between 0 and 1
+        for i in range(n - sum(counts)):
+            counts[i % len(counts)] += 1
+        lengths = counts
+    order = torch.randperm(n, generator=generator).tolist()
+    splits, start = [], 0
+    for length in lengths:
+        splits.append(order[start:start + length])
+        start += length
+    return splits
