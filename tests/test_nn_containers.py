@@ -137,3 +137,21 @@ def test_parameter_dict(torch):
     assert [n for n, _ in pd.named_parameters()] == ["a", "b"]
     del pd["a"]
     assert list(pd) == ["b"] and "a" not in dict(pd.named_parameters())
+
+
+def test_parameterdict_sorts_a_plain_dict_but_keeps_an_ordered_one_as_pytorch():
+    """PyTorch's ParameterDict.update adds a plain dict's items sorted by key, and keeps the order of
+    an OrderedDict, another ParameterDict or a list of pairs; ModuleDict keeps a plain dict's order."""
+    from collections import OrderedDict
+
+    def keys(lib):
+        P, ones = lib.nn.Parameter, lib.ones
+        plain = lib.nn.ParameterDict({"b": P(ones(1)), "a": P(ones(1))})
+        ordered = lib.nn.ParameterDict(OrderedDict([("b", P(ones(1))), ("a", P(ones(1)))]))
+        pairs = lib.nn.ParameterDict([("b", P(ones(1))), ("a", P(ones(1)))])
+        modules = lib.nn.ModuleDict({"b": lib.nn.ReLU(), "a": lib.nn.ReLU()})
+        return [list(plain), list(ordered), list(pairs), list(modules), list(dict(plain.named_parameters()))]
+
+    assert keys(tensorlab) == [["a", "b"], ["b", "a"], ["b", "a"], ["b", "a"], ["a", "b"]]
+    torch = pytest.importorskip("torch")
+    assert keys(torch) == keys(tensorlab)

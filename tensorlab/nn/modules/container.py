@@ -351,7 +351,15 @@ class ParameterDict(Module):
             del self[key]
 
     def update(self, parameters):
-        pairs = parameters.items() if hasattr(parameters, "items") else parameters
+        """Add (or overwrite) key-value pairs. As in PyTorch, an OrderedDict, a ParameterDict or a
+        sequence of pairs keeps its order, but a plain dict's keys are added *sorted* (a dict's
+        order was not guaranteed when this rule was made); ModuleDict keeps a plain dict's order."""
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            pairs = parameters.items()
+        elif hasattr(parameters, "items"):
+            pairs = sorted(parameters.items())
+        else:
+            pairs = parameters
         for key, value in pairs:
             self[key] = value
 
