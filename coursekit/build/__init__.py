@@ -20,3 +20,9 @@ def load_ipython_extension(ipython):
     """``%load_ext coursekit.build``: registers ``%grade STAGE [DIR]``."""
     from .magic import grade_magic
     ipython.register_magic_function(grade_magic, magic_kind="line", magic_name="grade")
+
+
+def my_file(stage, directory=None):
+    """See :func:`coursekit.build.magic.my_file`."""
+    from .magic import my_file as write
+    return write(stage, directory)
