@@ -63,9 +63,11 @@ def _plan(x, s, dim, default_dims=None):
     return dims, sizes
 
 
-def _as_complex(x):
-    """The input of a complex-to-complex transform: complex stays, real becomes its complex partner."""
-    return x if x.dtype.is_complex else _as_real(x)
+def _n(n):
+    """A 1-D transform's ``n``: a length (where ``s`` of the n-D ones also takes -1, "as it is")."""
+    if n is not None and n < 1:
+        raise RuntimeError(f"Invalid number of data points ({n}) specified")
+    return n
 
 
 def _as_real(x):
@@ -172,8 +174,9 @@ def _c2c(input, s, dim, norm, inverse, default_dims=None):
 
 
 def _r2c(name, input, s, dim, norm, default_dims=None):
-    if input.dtype.is_complex:
-        raise RuntimeError(f"{name} expects a real input tensor, but got {input.dtype._legacy[:-6]}")
+    if input.dtype.is_complex:  # (PyTorch words the two messages differently)
+        kind = "real" if name == "rfft" else "real-valued"
+        raise RuntimeError(f"{name} expects a {kind} input tensor, but got {input.dtype._legacy[:-6]}")
     dims, sizes = _plan(input, s, dim, default_dims)
     return FftR2C.apply(_as_real(input), dims, sizes, _norm(norm), True, False)
 
@@ -191,22 +194,22 @@ def _c2r(input, s, dim, norm, default_dims=None):
 
 def fft(input, n=None, dim=-1, norm=None):
     """The 1-D DFT along ``dim`` (``n``: crop or zero-pad to this length first)."""
-    return _c2c(input, n, dim, norm, False)
+    return _c2c(input, _n(n), dim, norm, False)
 
 
 def ifft(input, n=None, dim=-1, norm=None):
     """The inverse 1-D DFT along ``dim``."""
-    return _c2c(input, n, dim, norm, True)
+    return _c2c(input, _n(n), dim, norm, True)
 
 
 def rfft(input, n=None, dim=-1, norm=None):
     """The DFT of a real signal: its n//2 + 1 non-redundant frequencies."""
-    return _r2c("rfft", input, n, dim, norm)
+    return _r2c("rfft", input, _n(n), dim, norm)
 
 
 def irfft(input, n=None, dim=-1, norm=None):
     """The real signal of length ``n`` (default 2 * (size - 1)) whose ``rfft`` is ``input``."""
-    return _c2r(input, n, dim, norm)
+    return _c2r(input, _n(n), dim, norm)
 
 
 def fft2(input, s=None, dim=(-2, -1), norm=None):
@@ -250,7 +253,7 @@ def fftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=Fal
     """The frequency of each entry of an ``fft`` of length n: [0, 1, ..., -(n//2), ..., -1] / (d * n)."""
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    return _tensor(np.fft.fftfreq(n, float(d)), dtype=dtype or _dtype.get_default_dtype(), device=device,
+    return _tensor(np.fft.fftfreq(n, float(d)) if n else np.zeros(0), dtype=dtype or _dtype.get_default_dtype(), device=device,
                    requires_grad=requires_grad)
 
 
@@ -258,7 +261,7 @@ def rfftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=Fa
     """The frequencies of an ``rfft`` of length n: [0, 1, ..., n//2] / (d * n)."""
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    return _tensor(np.fft.rfftfreq(n, float(d)), dtype=dtype or _dtype.get_default_dtype(), device=device,
+    return _tensor(np.fft.rfftfreq(n, float(d)) if n else np.zeros(0), dtype=dtype or _dtype.get_default_dtype(), device=device,
                    requires_grad=requires_grad)
 
 

@@ -124,6 +124,15 @@ def reject(dtype, op_name, *dtypes, kernel=None):
         raise NotImplementedError(f'"{kernel or op_name + "_cpu"}" not implemented for \'{legacy}\'')
 
 
+def no_complex(x, message=None, kernel=None, error=NotImplementedError):
+    """PyTorch has no complex version of this op (ordering, rounding, clamping): raise its error when ``x``
+    is complex -- ``message``, or for a ``kernel`` name: '"lt_cpu" not implemented for 'ComplexFloat''."""
+    if isinstance(x, Tensor) and x._array.dtype.kind == "c":
+        if kernel is not None:
+            reject(x.dtype, kernel, x.dtype, kernel=kernel)
+        raise error(message)
+
+
 def c_type_name(dtype):
     """The C++ name PyTorch prints in some dtype errors ("expected ... float != double")."""
     return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",

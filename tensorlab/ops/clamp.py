@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import broadcast_operands, c_type_name, inplace_method, keep_where, zero_where
+from ._pointwise import broadcast_operands, c_type_name, inplace_method, keep_where, no_complex, zero_where
 from ._util import method, unbroadcast, wrap, xp_of
 from .. import tensor as _t
 
@@ -27,6 +27,7 @@ class Clamp(Function):
 
     @staticmethod
     def forward(ctx, x, lo, hi):
+        no_complex(x, "clamp is not supported for complex types")
         if x._array.dtype.kind == "f" and type(lo) in _PLAIN and type(hi) in _PLAIN:
             a, dtype, device = x._array, x.dtype, x.device  # the common case: nothing to promote
         else:
@@ -60,6 +61,7 @@ class ClampTensor(Function):
 
     @staticmethod
     def forward(ctx, x, lo, hi):
+        no_complex(x, "clamp is not supported for complex types")
         bounds = [b for b in (lo, hi) if b is not None]
         (a, *arrays), dtype, device = broadcast_operands(x, *bounds)
         lo_a = arrays.pop(0) if lo is not None else None
@@ -172,7 +174,9 @@ class Maximum(Function):
 
     @staticmethod
     def forward(ctx, a, b, ufunc):
-        (x, y), _, device = broadcast_operands(a, b)
+        (x, y), dtype, device = broadcast_operands(a, b)
+        if dtype.is_complex:
+            raise RuntimeError(f"{ufunc} not implemented for complex tensors.")
         ctx.save_for_backward(a, b)
         ctx.ufunc = ufunc
         return wrap(getattr(xp_of(a), ufunc)(x, y), device)

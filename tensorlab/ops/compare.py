@@ -12,7 +12,7 @@ from ._util import method, wrap, xp_of
 from .. import tensor as _t
 
 Tensor = _t.Tensor
-_NUMBER = (int, float, bool)
+_NUMBER = (int, float, bool, complex)
 
 
 def _check(name, input, other, tensor_only=False):
@@ -27,7 +27,9 @@ def _compare(name, ufunc):
     """A comparison: promote both operands to their common dtype, then compare elementwise."""
     def compare(input, other):
         _check(name, input, other)
-        (x, y), _, device = broadcast_operands(input, other)
+        (x, y), dtype, device = broadcast_operands(input, other)
+        if dtype.is_complex and name not in ("eq", "ne"):  # complex numbers have no order
+            reject(dtype, name, dtype, kernel=f"{name}_cpu")
         return wrap(getattr(xp_of(input), ufunc)(x, y), device)
     compare.__name__ = compare.__qualname__ = name
     compare.__doc__ = f"Elementwise ``{name}`` as a bool tensor (operands promoted first)."

@@ -27,6 +27,7 @@ from .. import _dtype
 from ..autograd.function import Function
 from ..backend import for_device
 from ..storage import UntypedStorage
+from ._pointwise import inplace_method
 from ._util import method, wrap, xp_of
 from .. import tensor as _t
 
@@ -182,6 +183,37 @@ def resolve_conj(input):
     return input
 
 
+@method()
+def is_neg(input):
+    """Whether ``input`` is a lazy negation view (PyTorch's ``conj()`` of an imaginary-only view): never here."""
+    return False
+
+
+@method()
+def resolve_neg(input):
+    return input
+
+
+@method()
+def isreal(input):
+    """True where the imaginary part is 0 (everywhere for a real tensor)."""
+    if not input.dtype.is_complex:
+        return input.new_ones(input._shape, dtype=_dtype.bool)
+    return imag(input) == 0
+
+
+def view_as_real_copy(input):
+    return view_as_real(input).clone()
+
+
+def view_as_complex_copy(input):
+    return view_as_complex(input).clone()
+
+
+Tensor.cfloat = lambda self, memory_format=None: self.to(_dtype.complex64)
+Tensor.cdouble = lambda self, memory_format=None: self.to(_dtype.complex128)
+
+
 class Angle(Function):
     """The argument of z: atan2(imag, real). For real inputs: pi for negatives, 0 otherwise (nan stays nan)."""
 
@@ -322,5 +354,13 @@ def _mark_holomorphic_ops():
 _mark_holomorphic_ops()
 
 
-__all__ = ["view_as_real", "view_as_complex", "real", "imag", "conj", "conj_physical", "is_conj", "resolve_conj",
-           "angle", "complex", "polar"]
+inplace_method("conj_physical_", conj_physical)
+
+
+def conj_physical_(input):
+    return input.conj_physical_()
+
+
+__all__ = ["view_as_real", "view_as_complex", "view_as_real_copy", "view_as_complex_copy", "real", "imag", "conj",
+           "conj_physical", "conj_physical_", "is_conj", "resolve_conj", "is_neg", "resolve_neg", "isreal", "angle",
+           "complex", "polar"]

@@ -158,7 +158,7 @@ class DivRounding(Function):
     @staticmethod
     def forward(ctx, a, b, rounding_mode):
         (x, y), dtype, device = broadcast_operands(a, b)
-        reject(dtype, f"div_{rounding_mode}", _dtype.bool)
+        reject(dtype, f"div_{rounding_mode}", _dtype.bool, *_dtype.COMPLEX)
         xp = xp_of_operands(a, b)
         if dtype.is_floating_point:
             out = xp.floor_divide(x, y) if rounding_mode == "floor" else xp.trunc(xp.true_divide(x, y))

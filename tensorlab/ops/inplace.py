@@ -20,7 +20,8 @@ from ..autograd.saved_hooks import repack_before_write
 from .. import tensor as _t
 
 _LEGACY = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char", "int16": "Short",
-           "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
+           "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+           "complex128": "ComplexDouble"}
 
 
 def check_inplace(t):

@@ -28,7 +28,7 @@ class Remainder(Function):
     @staticmethod
     def forward(ctx, a, b, rounding):
         (x, y), dtype, device = broadcast_operands(a, b)
-        reject(dtype, "remainder" if rounding == "floor" else "fmod", _dtype.bool)
+        reject(dtype, "remainder" if rounding == "floor" else "fmod", _dtype.bool, *_dtype.COMPLEX)
         xp = xp_of_operands(a, b)
         if not dtype.is_floating_point:
             no_integer_zero_division(y)

@@ -8,7 +8,7 @@ See course/04_ops_and_reductions.
 """
 from .. import _dtype, _layout, return_types
 from ..autograd.function import Function
-from ._pointwise import reject
+from ._pointwise import no_complex, reject
 from ._util import method, wrap, xp_of
 from .reduce import expand_back, reduced_dims
 from .. import tensor as _t
@@ -56,6 +56,7 @@ class MaxAll(Function):
 
     @staticmethod
     def forward(ctx, x, reduce):
+        no_complex(x, kernel=f"{reduce}_all")
         _nonempty(x, reduce)
         out = wrap(getattr(x._array, reduce)(), x.device)
         ctx.save_for_backward(x, out)
@@ -78,6 +79,7 @@ class Amax(Function):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim, reduce):
+        no_complex(x, kernel=f"{reduce[1:]}_values_cpu")
         dims = reduced_dims(dim, x.dim())
         _nonempty(x, reduce, None if dim is None or dim == () or dim == [] else dims)
         out = wrap(getattr(x._array, reduce[1:])(axis=dims, keepdims=keepdim), x.device)  # amax -> .max
@@ -117,6 +119,9 @@ class MaxDim(Function):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim, name):
+        if name in ("max", "min"):
+            no_complex(x, f"{name}(): does not support complex input", error=RuntimeError)
+        no_complex(x, kernel={"median": "median_out", "mode": "mode_cpu"}.get(name))
         d = _layout.normalize_dim(dim, max(x.dim(), 1))
         if x.dim() == 0:
             return wrap(x._array.copy(), x.device), wrap(xp_of(x).zeros((), "int64"), x.device)
@@ -227,7 +232,7 @@ class MedianAll(Function):
 
     @staticmethod
     def forward(ctx, x):
-        reject(x.dtype, "median", _dtype.bool)
+        reject(x.dtype, "median", _dtype.bool, *_dtype.COMPLEX)
         xp, flat = xp_of(x), x._array.reshape(-1)
         if flat.size == 0 or (flat.dtype.kind == "f" and xp.isnan(flat).any()):
             value = xp.asarray(float("nan"), flat.dtype) if flat.dtype.kind == "f" else flat[:1].sum()
@@ -264,6 +269,7 @@ def _arg(name):
     def arg(input, dim=None, keepdim=False):
         if input.dtype is _dtype.bool:
             raise RuntimeError(f"{name}(): does not support bool input")
+        no_complex(input, f"{name}(): does not support complex input", error=RuntimeError)
         xp, a = xp_of(input), input._array
         if dim is None:
             _nonempty(input, name)

@@ -7,7 +7,7 @@ See course/04_ops_and_reductions.
 """
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import inplace_method, keep_where, reject
+from ._pointwise import inplace_method, keep_where, no_complex, reject
 from ._util import method, wrap, xp_of
 from .. import tensor as _t
 
@@ -58,6 +58,9 @@ class Rounding(Function):
     @staticmethod
     def forward(ctx, x, kind, decimals):
         xp = xp_of(x)
+        if kind == "round":
+            no_complex(x, kernel="round_cpu" if decimals else "round_vml_cpu")
+        no_complex(x, f"{kind} is not supported for complex inputs")
         if not x.dtype.is_floating_point:
             reject(x.dtype, kind, _dtype.bool, kernel=f"{kind}_vml_cpu")
             if decimals:
@@ -99,7 +102,7 @@ class Frac(Function):
 
     @staticmethod
     def forward(ctx, x):
-        reject(x.dtype, "frac", *(d for d in _dtype.ALL if not d.is_floating_point))
+        reject(x.dtype, "frac", *(d for d in _dtype.ALL if not d.is_floating_point), *_dtype.COMPLEX)
         return wrap(x._array - xp_of(x).trunc(x._array), x.device)
 
     @staticmethod
@@ -139,6 +142,8 @@ absolute = abs
 @method()
 def sign(input):
     """-1, 0 or 1 by the sign of each element (bool tensors are returned unchanged)."""
+    no_complex(input, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn "
+                      "instead.")
     return Sign.apply(input)
 
 

@@ -11,6 +11,7 @@ import operator
 
 from .. import _dtype, _layout, return_types
 from ..autograd.function import Function
+from ._pointwise import no_complex
 from ._util import method, wrap, xp_of
 from .copying import c_contiguous, like_layout
 from .gather_scatter import legacy_name
@@ -42,6 +43,7 @@ class Sort(Function):
 
     @staticmethod
     def forward(ctx, x, dim, descending):
+        no_complex(x, " Sort does not support complex dtypes on CPU", error=RuntimeError)
         d = _layout.normalize_dim(dim, x.dim())
         xp = xp_of(x)
         if x.dim() == 0:
@@ -75,6 +77,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
 @method()
 def argsort(input, dim=-1, descending=False, stable=False):
     """Only the indices of ``sort``: ``x[x.argsort()]`` is sorted."""
+    no_complex(input, " Sort does not support complex dtypes on CPU", error=RuntimeError)
     d = _layout.normalize_dim(dim, input.dim())
     xp = xp_of(input)
     if input.dim() == 0:
@@ -93,6 +96,7 @@ class Topk(Function):
 
     @staticmethod
     def forward(ctx, x, k, dim, largest):
+        no_complex(x, " topk does not support complex dtypes on CPU", error=RuntimeError)
         d = _layout.normalize_dim(dim, x.dim())
         size = x._shape[d] if x.dim() else 1
         if not 0 <= k <= size:

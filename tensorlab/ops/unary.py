@@ -12,7 +12,7 @@ import math
 
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import broadcast_operands, check_operands, float_array, float_dtype, inplace_method
+from ._pointwise import broadcast_operands, check_operands, float_array, float_dtype, inplace_method, no_complex
 from ._util import method, unbroadcast, wrap, xp_of
 from .powmod import Pow
 from .. import tensor as _t
@@ -256,6 +256,7 @@ class Relu(Function):
     def forward(ctx, x):
         if x.dtype is _dtype.bool:
             raise RuntimeError("Boolean inputs not supported for relu")
+        no_complex(x, "clamp is not supported for complex types")
         out = wrap(xp_of(x).maximum(x._array, x._array.dtype.type(0)), x.device)
         ctx.save_for_backward(out)
         return out
