@@ -8,6 +8,9 @@
              saved.
     >>> _ = check_sgd_step(solution.sgd_step)
     Correct! This is what optimizer.step() and optimizer.zero_grad() do for plain SGD.
+    >>> _ = check_softplus_sum(solution.softplus_sum)
+    Correct! Only the write into a tensor that a node saved has to go; y.mul_(2) can stay,
+             because log saves its input, not its output.
 """
 from . import guard
 from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
@@ -268,3 +271,92 @@ def check_sgd_step(sgd_step):
 
 
 __all__ = ["check_versions", "check_raises", "check_sgd_step"]
+
+
+# -- exercise 4: repair a forward that backward refuses ----------------------------------------------------
+
+WHAT_SOFTPLUS = ("a repaired buggy_softplus_sum: the same value, `(2 * log(1 + exp(x))).sum()`, and a backward "
+                 "that runs")
+SOFTPLUS_CASES = [
+    ("x = torch.tensor([-1., 0., 2.], requires_grad=True)",
+     lambda torch: torch.tensor([-1., 0., 2.], requires_grad=True)),
+    ("x = torch.linspace(-3, 3, 6).reshape(2, 3).requires_grad_()",
+     lambda torch: torch.linspace(-3., 3., 6).reshape(2, 3).requires_grad_()),
+]
+
+
+def _softplus_value_hint(got, x, torch):
+    with torch.no_grad():
+        if not differences(got, (x.exp() + 1).log().sum(), grads=False):
+            return "That is half the value: the buggy version also doubles y."
+    return "Compute what buggy_softplus_sum computes: 2 * log(1 + exp(x)), summed to one number."
+
+
+def _softplus_problem(function, make, torch):
+    """(what is off, why) for the learner's ``softplus_sum`` on one input, or None; Ellipsis for a stub."""
+    x = make(torch)
+    before = guard.snapshot(x)
+    out, error = guard.run(function, x)
+    if error is None and out is Ellipsis:
+        return Ellipsis
+    if error is not None:
+        return raised(error, "A leaf that requires grad (x) cannot be changed in place: change only the tensors "
+                             "the function makes." if "leaf Variable" in str(error) else
+                             "Start from buggy_softplus_sum and change as little as you can.")
+    changed = guard.input_changes([before], [x], ["x"])
+    if changed:
+        return f"it changed its input in place: {changed[0]}", guard.why_changed(changed[0])
+    with torch.no_grad():
+        expected = (2 * (x.exp() + 1).log()).sum()
+    if not hasattr(out, "requires_grad"):
+        return f"it returned {kind(out)} ({describe(out)}), not a tensor", "Return y.sum(), a 0-d tensor."
+    found = differences(out.detach(), expected, where="the value", grads=False)
+    if found:
+        return found[0], _softplus_value_hint(out.detach(), x, torch)
+    if not out.requires_grad:
+        return ("the result does not require grad: backward has no graph to run",
+                "detach() or torch.no_grad() cut the graph between x and the result. Keep every step recorded; "
+                "only the in-place write that backward refuses has to go.")
+    _, error = guard.run(out.backward)
+    if error is not None:
+        if "modified by an inplace operation" in str(error):
+            return (f"backward still raises {type(error).__name__}: a saved tensor was modified by an inplace "
+                    "operation",
+                    "Read the error: 'output 0 of Exp' is the tensor, and ExpBackward0 saved it for its backward. "
+                    "Which in-place op changes it after that? Make that one out of place. (torch.no_grad() does "
+                    "not help: the write still moves the version counter.)")
+        return raised(error, "Call .backward() on your result yourself and read the error.", subject="backward")
+    with torch.enable_grad():
+        fresh = make(torch)
+        (2 * (fresh.exp() + 1).log()).sum().backward()
+    found = differences(x.grad, fresh.grad, where="x.grad", grads=False)
+    if found:
+        return (found[0] + ", although backward ran",
+                "A change hidden from the version check -- through .data -- lets backward run on the changed "
+                "tensor and compute a wrong gradient without a word. Make the change out of place instead.")
+    return None
+
+
+@always_a_verdict
+def check_softplus_sum(softplus_sum):
+    """Exercise 4: ``softplus_sum(x)`` gives the value of buggy_softplus_sum, and its backward runs and
+    gives the right gradient."""
+    if is_stub(softplus_sum):
+        return not_answered(WHAT_SOFTPLUS)
+    if not callable(softplus_sum):
+        return wrong(f"`softplus_sum` should be a function ({WHAT_SOFTPLUS}); it is {kind(softplus_sum)}.")
+    for index, (_, library) in enumerate(libraries()):
+        function = on(library, softplus_sum)
+        for label, make in SOFTPLUS_CASES:
+            problem = _softplus_problem(function, make, library)
+            if problem is Ellipsis:
+                if index == 0:
+                    return not_answered(WHAT_SOFTPLUS)
+                problem = ("it returned Ellipsis", "")
+            if problem is not None:
+                found, why = problem
+                if index > 0:
+                    return works_only_on_tensorlab(f"`softplus_sum` on {label}", library, found)
+                return wrong(f"`softplus_sum` on {label}: {found.rstrip('.')}.", why)
+    return correct("Only the write into a tensor that a node saved has to go; y.mul_(2) can stay, because "
+                   "log saves its input, not its output.")

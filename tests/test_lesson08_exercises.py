@@ -12,7 +12,8 @@ def test_every_check_accepts_its_solution(mode, capsys):
     assert check.check_versions(solution.versions)
     assert check.check_raises(solution.raises)
     assert check.check_sgd_step(solution.sgd_step)
-    assert capsys.readouterr().out.count("Correct!") == 3
+    assert check.check_softplus_sum(solution.softplus_sum)
+    assert capsys.readouterr().out.count("Correct!") == 4
 
 
 def _sgd_data(params, lr):
@@ -32,11 +33,14 @@ def test_other_correct_answers_are_accepted(mode):
     assert check.check_versions([2, 0, 2, 1, 1, 0])
     assert check.check_sgd_step(_sgd_data)
     assert check.check_sgd_step(_sgd_sub)
+    assert check.check_softplus_sum(lambda x: (2 * torch.log(1 + torch.exp(x))).sum())   # nothing in place
+    assert check.check_softplus_sum(lambda x: x.exp().add(1).log().mul(2).sum())
 
 
 def test_stubs_get_a_fixed_message(mode):
     for verdict in (check.check_versions(...), check.check_raises(...), check.check_sgd_step(...),
-                    check.check_sgd_step(lambda params, lr: ...), check.check_versions((2, ..., 0, 0, 0, 0))):
+                    check.check_sgd_step(lambda params, lr: ...), check.check_versions((2, ..., 0, 0, 0, 0)),
+                    check.check_softplus_sum(...), check.check_softplus_sum(lambda x: ...)):
         assert not verdict and verdict.message.startswith("Not answered yet: replace the ... with ")
 
 
@@ -139,3 +143,48 @@ def test_the_hostile_pass_answers_get_a_verdict(mode):
                     ["`sgd_step` on w (2, 2) and b (2,): sgd_step(params, lr) called sys.exit()", "`return`"])
     assert_rejected(check.check_versions((Hostile(),) * 6), ["6 of 6 predictions are off", "repr raised"])
     assert_rejected(check.check_raises(Hostile()), ["the answer should be a tuple of 6 bools", "a Hostile"])
+
+
+def _softplus(change_e, double=lambda y: y.mul_(2)):
+    """buggy_softplus_sum with its first in-place op replaced by ``change_e(e)`` (returning e)."""
+    def softplus_sum(x):
+        e = change_e(x.exp())
+        y = e.log()
+        y = double(y)
+        return y.sum()
+    return softplus_sum
+
+
+def _under_no_grad(e):
+    with torch.no_grad():
+        e.add_(1)
+    return e
+
+
+def _through_data(e):
+    e.data.add_(1)
+    return e
+
+
+def _changes_the_leaf(x):
+    x.add_(1)
+    return x.sum()
+
+
+@pytest.mark.parametrize("answer, phrases", [
+    (_softplus(lambda e: e.add_(1)), ["backward still raises RuntimeError", "'output 0 of Exp' is the tensor"]),
+    (_softplus(lambda e: e.add_(1), double=lambda y: y * 2),     # the wrong one of the two made out of place
+     ["backward still raises RuntimeError", "Which in-place op changes it"]),
+    (_softplus(_under_no_grad), ["backward still raises", "torch.no_grad() does not help"]),
+    (_softplus(_through_data), ["x.grad differs", "although backward ran", "through .data"]),
+    (_softplus(lambda e: e.detach().add(1)), ["the result does not require grad", "cut the graph"]),
+    (_softplus(lambda e: e + 1, double=lambda y: y), ["the value differs", "That is half the value"]),
+    (_softplus(lambda e: e), ["the value differs", "2 * log(1 + exp(x))"]),
+    (_changes_the_leaf, ["a leaf Variable that requires grad is being used in an in-place operation.",
+                         "cannot be changed in place"]),
+    (lambda x: float((2 * (x.exp() + 1).log()).sum()), ["it returned a float", "Return y.sum()"]),
+    ("softplus", ["should be a function", "it is a str"]),
+])
+def test_wrong_softplus_repairs(mode, answer, phrases):
+    verdict = check.check_softplus_sum(answer)
+    assert_rejected(verdict, phrases)

@@ -15,3 +15,12 @@ def sgd_step(params, lr):
             p -= lr * p.grad
     for p in params:
         p.grad = None  # or p.grad.zero_()
+
+
+# Exercise 4: buggy_softplus_sum repaired. ExpBackward0 saves its output e, so e.add_(1) made backward
+# refuse: the + 1 makes a new tensor instead. log saves its input, not its output, so y.mul_(2) is safe.
+def softplus_sum(x):
+    e = x.exp()
+    y = (e + 1).log()
+    y.mul_(2)
+    return y.sum()
