@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _dtype, _layout
 from .autograd.function import Function
-from .ops._util import wrap
+from .ops._util import wrap, xp_of
 from .ops.creation import tensor as _tensor
 
 _NORMS = ("backward", "ortho", "forward")
@@ -103,7 +103,8 @@ class FftC2C(Function):
 
     @staticmethod
     def forward(ctx, z, dims, sizes, norm, inverse):
-        transform = np.fft.ifftn if inverse else np.fft.fftn
+        xp = xp_of(z)  # numpy.fft or cupy.fft: the same functions
+        transform = xp.fft.ifftn if inverse else xp.fft.fftn
         out = transform(z._array, s=sizes, axes=dims, norm=norm).astype(z.dtype.np, copy=False)
         ctx.plan = (tuple(z._shape[d] for d in dims), dims, norm, inverse)
         return wrap(out, z.device)
@@ -123,10 +124,11 @@ class FftR2C(Function):
 
     @staticmethod
     def forward(ctx, x, dims, sizes, norm, onesided, inverse):
+        xp = xp_of(x)
         if onesided:
-            out = np.fft.rfftn(x._array, s=sizes, axes=dims, norm=norm)
+            out = xp.fft.rfftn(x._array, s=sizes, axes=dims, norm=norm)
         else:
-            out = (np.fft.ifftn if inverse else np.fft.fftn)(x._array, s=sizes, axes=dims, norm=norm)
+            out = (xp.fft.ifftn if inverse else xp.fft.fftn)(x._array, s=sizes, axes=dims, norm=norm)
         ctx.plan = (tuple(x._shape[d] for d in dims), dims, sizes, norm, onesided, inverse)
         return wrap(out.astype(x.dtype.to_complex().np, copy=False), x.device)
 
@@ -146,7 +148,7 @@ class FftC2R(Function):
 
     @staticmethod
     def forward(ctx, z, dims, sizes, norm):
-        out = np.fft.irfftn(z._array, s=sizes, axes=dims, norm=norm)
+        out = xp_of(z).fft.irfftn(z._array, s=sizes, axes=dims, norm=norm)
         ctx.plan = (tuple(z._shape[d] for d in dims), dims, sizes, norm)
         return wrap(out.astype(z.dtype.to_real().np, copy=False), z.device)
 

@@ -316,3 +316,16 @@ def test_in_place_refuses_a_complex_result_in_a_real_tensor(torch):
                 make(t)
             messages.append(str(info.value))
         assert messages[0] == messages[1]
+
+
+def test_in_place_through_a_retyped_view_with_autograd_is_refused_and_changes_nothing():
+    """PyTorch records ``w.real.mul_(2)`` when ``w`` requires grad; tensorlab refuses it (documented gap)
+    -- before writing anything. Without autograd the write goes through to the complex tensor."""
+    z = tensorlab.tensor([1 + 2j, 3 - 4j], requires_grad=True)
+    w = z * 1
+    with pytest.raises(RuntimeError, match="in-place op on a view that reads its base as another dtype"):
+        w.real.mul_(2)
+    assert w.tolist() == [1 + 2j, 3 - 4j]
+    with tensorlab.no_grad():
+        w.real.mul_(2)
+    assert w.tolist() == [2 + 2j, 6 - 4j]

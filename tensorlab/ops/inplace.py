@@ -134,6 +134,10 @@ def _compute_and_store(self, op, args, kwargs, only_changed):
     node = result._grad_fn if recording else None
     if node is not None:
         _protect_saved_values(node, self)
+        if self._base is not None and self._base._array.dtype != self._array.dtype:
+            raise RuntimeError("tensorlab cannot record an in-place op on a view that reads its base as another "
+                               "dtype (.real, .imag, view_as_real, view_as_complex) while autograd records: use "
+                               "the out-of-place op (PyTorch can)")
     write_into(self, result._array, only_changed)
     if node is not None:
         rebase_history(self, node, result._output_nr)
