@@ -27,6 +27,7 @@ LOSSES = {
     "pow": lambda t, a, b, r: (a ** 2.5).abs().sum() + (a ** b).abs().sum() + (2 ** a).imag.sum(),
     "trig": lambda t, a, b, r: a.tanh().abs().sum() + a.sigmoid().real.sum() + a.sin().imag.sum(),
     "matmul": lambda t, a, b, r: (a @ b).abs().sum() + (a @ r.to(a.dtype)).imag.sum() + a.mv(b[0]).abs().sum(),
+    "dot_vdot": lambda t, a, b, r: t.dot(a[0], b[1]).abs() + t.vdot(a[1], b[2]).real + a[2].vdot(b[0]).imag,
     "sum_mean": lambda t, a, b, r: (a.sum(0) * b[0]).imag.sum() + a.mean().abs(),
     "abs_angle": lambda t, a, b, r: a.abs().sum() + a.angle().sum(),
     "real_imag": lambda t, a, b, r: (a.real * b.imag).sum() + t.real(b).sum(),

@@ -261,7 +261,7 @@ class Vdot(Dot):
 def vdot(input, other):
     """Inner product of two 1-D tensors (the first conjugated, which changes nothing for real ones)."""
     _tensors("vdot", ("input", input), ("other", other))
-    return Vdot.apply(input, other)
+    return Vdot.apply(input.conj() if input.dtype.is_complex else input, other)  # (conj: ops/complex.py)
 
 
 method("vdot")(vdot)
