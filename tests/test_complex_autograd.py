@@ -29,6 +29,7 @@ LOSSES = {
     "matmul": lambda t, a, b, r: (a @ b).abs().sum() + (a @ r.to(a.dtype)).imag.sum() + a.mv(b[0]).abs().sum(),
     "dot_vdot": lambda t, a, b, r: t.dot(a[0], b[1]).abs() + t.vdot(a[1], b[2]).real + a[2].vdot(b[0]).imag,
     "sum_mean": lambda t, a, b, r: (a.sum(0) * b[0]).imag.sum() + a.mean().abs(),
+    "prod_cumprod_logsumexp": lambda t, a, b, r: a.prod().abs() + a.cumprod(1).real.sum() + a.logsumexp(1).abs().sum(),
     "abs_angle": lambda t, a, b, r: a.abs().sum() + a.angle().sum(),
     "real_imag": lambda t, a, b, r: (a.real * b.imag).sum() + t.real(b).sum(),
     "conj": lambda t, a, b, r: (a.conj() * b).real.sum() + a.conj_physical().imag.sum(),

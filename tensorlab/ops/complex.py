@@ -340,12 +340,13 @@ def _holomorphic(*classes):
 
 def _mark_holomorphic_ops():
     """The ops whose backward multiplies by saved values: their formulas need conj for complex."""
-    from . import elementwise, unary, powmod, reduce, linalg, scan
+    from . import elementwise, unary, powmod, reduce, reduce_stats, linalg, scan
     found = []
     for module, names in [(elementwise, ["Mul", "Div", "Reciprocal"]),
                           (unary, ["Exp", "Expm1", "Exp2", "Log", "Log1p", "Log2", "Log10", "Sqrt", "Rsqrt",
                                    "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Sigmoid"]),
                           (powmod, ["Pow", "PowTensor", "PowScalarBase"]), (reduce, ["Prod"]), (scan, ["Cumprod"]),
+                          (reduce_stats, ["Logsumexp"]),
                           (linalg, ["Mm", "Bmm", "Mv", "Dot", "Addmm"])]:
         found += [getattr(module, n) for n in names if hasattr(module, n)]
     _holomorphic(*found)

@@ -232,11 +232,12 @@ class Logsumexp(Function):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):
-        if not x.dtype.is_floating_point:
+        if not (x.dtype.is_floating_point or x.dtype.is_complex):
             x = x.to(_dtype.get_default_dtype())
         dims = reduced_dims(dim, x.dim())
         xp, a = xp_of(x), x._array
-        shift = xp.amax(a, axis=dims, keepdims=True) if a.size else xp.zeros((1,) * a.ndim, a.dtype)
+        # (complex numbers shift by the largest real part: that is what sets the size of exp)
+        shift = xp.amax(a.real, axis=dims, keepdims=True) if a.size else xp.zeros((1,) * a.ndim, a.real.dtype)
         shift = xp.where(xp.isinf(shift), 0, shift)  # all -inf (or an inf): no shift needed
         out = xp.log(xp.sum(xp.exp(a - shift), axis=dims, keepdims=True)) + shift
         if not keepdim:
