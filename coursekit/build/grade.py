@@ -146,7 +146,7 @@ def run_stage(stage, directory):
     collector = _Collector()
     args = [str(Path(__file__).with_name("case_tests.py"))] + [str(ROOT / t) for t in STAGES[stage].tests]
     args += ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist", "-o", "addopts=",
-             "--import-mode=importlib", "--rootdir", str(ROOT), "-W", "ignore"]
+             "--import-mode=importlib", "--rootdir", str(ROOT), "-W", "ignore", "--tb=line"]
     pytest.main(args, plugins=[collector])
     outcomes = list(collector.outcomes.values())
     text = (Path(directory) / STAGES[stage].filename)
