@@ -37,7 +37,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if not isinstance(ord, numbers.Real) or isinstance(ord, bool):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
                         f"{type(ord).__name__}")
-    if not x.dtype.is_floating_point:
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                            f"{x.dtype._legacy[:-6]}")
     if dtype is not None and not dtype.is_floating_point:
@@ -54,7 +54,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
                                    f"{d}because this dimension is empty and the operation does not have an identity")
     if dtype is not None and dtype is not x.dtype:
         x = x.to(dtype)
-    return VectorNorm.apply(x, float(ord), dims, keepdim, None)
+    return VectorNorm.apply(x.abs() if x.dtype.is_complex else x, float(ord), dims, keepdim, None)  # |z|
 
 
 def _matrix_dims(dim, ndim):

@@ -246,7 +246,7 @@ def test_printing_suffixes_follow_the_default_dtype(torch):
 
 ACCEPTED = ["x + y", "x - 1", "x * y", "x / y", "x ** 2", "x ** y", "2 ** x", "x.pow(0.5)", "x.exp()", "x.log()",
             "x.sqrt()", "x.rsqrt()", "x.sin()", "x.tanh()", "x.sigmoid()", "x.reciprocal()", "-x", "x.sum()",
-            "x.sum(0)", "x.logsumexp(1)", "x.logsumexp(0)", "x[0].dot(y[1])", "x[0].vdot(y[1])", "t.vdot(x[1], y[2])", "x.mean()", "x.mean(1)", "x.prod()", "x.cumsum(0)", "x @ y", "x.mm(y)", "x.abs()",
+            "x.sum(0)", "x.norm()", "x.norm(1, dim=0)", "t.linalg.vector_norm(x, 3)", "x.logsumexp(1)", "x.logsumexp(0)", "x[0].dot(y[1])", "x[0].vdot(y[1])", "t.vdot(x[1], y[2])", "x.mean()", "x.mean(1)", "x.prod()", "x.cumsum(0)", "x @ y", "x.mm(y)", "x.abs()",
             "x.sgn()", "x == y", "x != 1j", "x.t()", "x.reshape(-1)", "x.clone()", "x.to(t.complex128)",
             "r + 1j", "r * x", "r - x[0, 0]", "x.log2()", "x.exp2()", "x.square()", "x.isnan()", "x.isfinite()",
             "t.tensor([1, 2]) + 1j", "t.tensor([1, 2]).sum(dtype=t.complex64)"]

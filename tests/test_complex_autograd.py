@@ -28,6 +28,7 @@ LOSSES = {
     "trig": lambda t, a, b, r: a.tanh().abs().sum() + a.sigmoid().real.sum() + a.sin().imag.sum(),
     "matmul": lambda t, a, b, r: (a @ b).abs().sum() + (a @ r.to(a.dtype)).imag.sum() + a.mv(b[0]).abs().sum(),
     "dot_vdot": lambda t, a, b, r: t.dot(a[0], b[1]).abs() + t.vdot(a[1], b[2]).real + a[2].vdot(b[0]).imag,
+    "norms": lambda t, a, b, r: a.norm() + a.norm(1, dim=0).sum() + t.linalg.vector_norm(b, 3) + b.norm(float("inf")),
     "sum_mean": lambda t, a, b, r: (a.sum(0) * b[0]).imag.sum() + a.mean().abs(),
     "prod_cumprod_logsumexp": lambda t, a, b, r: a.prod().abs() + a.cumprod(1).real.sum() + a.logsumexp(1).abs().sum(),
     "abs_angle": lambda t, a, b, r: a.abs().sum() + a.angle().sum(),

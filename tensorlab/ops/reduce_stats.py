@@ -219,6 +219,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
     if isinstance(dim, int):
         dim = (dim,)
+    if input.dtype.is_complex:  # the norm of complex numbers is the norm of their lengths
+        input = input.abs()
     return VectorNorm.apply(input, float(p), dim, keepdim, dtype)
 
 
