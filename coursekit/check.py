@@ -164,6 +164,11 @@ def not_answered(what):
     return report(False, tr("Not answered yet: replace the ... with {what}.", what=what))
 
 
+def _sentence(text):
+    """``text`` ending in one full stop (an error message often brings its own)."""
+    return text if text.endswith((".", "。")) else text + "."
+
+
 def is_stub(answer):
     return answer is Ellipsis
 
@@ -374,5 +379,5 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
                 where = tr("`{name}` on {case}", name=name, case=case.label)
                 if index > 0:
                     return works_only_on_tensorlab(where, module, found[0])
-                return wrong(f"{where}: {found[0]}.", why)
+                return wrong(_sentence(f"{where}: {found[0]}"), why)
     return correct(note)
