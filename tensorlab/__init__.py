@@ -21,6 +21,12 @@ from . import cuda
 
 __version__ = "0.1.0"
 
+# PyTorch's constants: plain Python floats (``torch.pi * 2`` is a float), and ``newaxis`` is None
+import math as _math
+
+pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
+del _math
+
 # PyTorch's core classes print as ``<class 'torch.Tensor'>``, ``torch.Size``, ``torch.dtype``...: the
 # name they are used by, not the file that defines them. Ours print as ``tensorlab.Tensor`` and so on.
 for _cls in (Tensor, Size, dtype, device, finfo, iinfo, Generator, tensortype):  # noqa: F405 - from ops

@@ -354,3 +354,9 @@ def test_creating_on_cuda_without_cupy_says_what_a_cpu_build_of_pytorch_says(tor
         with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled"):
             m.zeros(2, device="cuda")
     assert tensorlab.cuda.device_count() == 0
+
+
+def test_pytorchs_constants_are_plain_python_numbers():
+    import math
+    assert (tensorlab.pi, tensorlab.e, tensorlab.inf, tensorlab.newaxis) == (math.pi, math.e, math.inf, None)
+    assert math.isnan(tensorlab.nan) and type(tensorlab.pi) is float
