@@ -39,7 +39,10 @@ def is_tensor(x):
 
 def to_numpy(t):
     """A tensor's values as a NumPy array (a copy; works for either library, any requires_grad)."""
-    return np.array(t.detach().cpu().numpy(), copy=True)
+    t = t.detach().cpu()
+    if getattr(t, "is_conj", lambda: False)():   # PyTorch's conj() is a lazy view: materialise it
+        t = t.resolve_conj()
+    return np.array(t.numpy(), copy=True)
 
 
 def plain(x):
@@ -111,7 +114,8 @@ def _first_mismatch(got, expected, rtol, atol):
     if a.dtype == bool or b.dtype == bool:
         bad = a != b
     else:
-        a64, b64 = a.astype(np.float64), b.astype(np.float64)
+        wide = np.complex128 if "c" in (a.dtype.kind, b.dtype.kind) else np.float64
+        a64, b64 = a.astype(wide), b.astype(wide)
         bad = ~np.isclose(a64, b64, rtol=rtol, atol=atol, equal_nan=True)
     if not bad.any():
         return None
