@@ -85,10 +85,17 @@ def _overrides(cls):
     if cls in _PLAIN:
         return False
     method = getattr(cls, "__torch_function__", None)
-    if method is None or method is _disabled_torch_function_impl:
+    if method is None or method is _disabled_torch_function_impl or _is_pytorchs_own(method):
         _PLAIN.add(cls)
         return False
     return True
+
+
+def _is_pytorchs_own(method):
+    """A real ``torch.Tensor`` passed in (``tensorlab.from_dlpack(t)``) is an array to read, not a
+    Tensor-like: its default ``__torch_function__`` would call the tensorlab function straight back.
+    (A subclass that writes its own ``__torch_function__`` still takes part.)"""
+    return getattr(method, "__module__", "") == "torch._tensor"
 
 
 def _overloaded_args(args, kwargs=None):

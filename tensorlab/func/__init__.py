@@ -3,13 +3,13 @@
 A transform takes a function and returns a new one: ``grad(f)`` computes f's gradient, ``vmap(f)`` runs f
 on a batch, ``jacrev(f)`` its Jacobian. They compose -- ``vmap(grad(loss))`` is per-sample gradients,
 ``grad(grad(f))`` a second derivative -- and ``functional_call`` turns a Module into a function of its
-parameters so the transforms apply to models. Read ``_eager.py`` (reverse mode), ``vmap.py`` with
+parameters so the transforms apply to models. Read ``_eager.py`` (reverse mode), ``_vmap.py`` with
 ``_batched.py`` and ``_batching_rules.py`` (batching), ``_functional_call.py`` (modules as functions).
 See course/23_function_transforms.
 """
 from ._eager import grad, grad_and_value, jacrev, vjp
 from ._functional_call import functional_call, stack_module_state
-from .vmap import vmap
+from ._vmap import vmap
 
 _FORWARD_MODE = ("jvp", "jacfwd", "hessian", "linearize")
 

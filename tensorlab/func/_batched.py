@@ -3,7 +3,7 @@
 Inside ``vmap(f)(x)`` with ``x`` of shape (64, 3), ``f`` is handed a tensor of *logical* shape (3,):
 ``x.shape``, ``x.dim()``, ``x.numel()`` answer for one sample. Behind it sits the *physical* tensor, all
 64 samples, with the batch in dim 0 (vmap moves it there on the way in). Every op on a BatchedTensor is
-seen by the vmap level's OpLayer (vmap.py), which runs it once on the physical tensor by a batching rule
+seen by the vmap level's OpLayer (_vmap.py), which runs it once on the physical tensor by a batching rule
 (_batching_rules.py) and wraps the result again. Nothing loops over the samples.
 
 Each BatchedTensor belongs to one vmap *level*. ``vmap(vmap(f))`` nests: the inner level's

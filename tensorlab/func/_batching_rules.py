@@ -11,7 +11,7 @@ runs the op -- or the few ops it amounts to -- on those, and wraps the result. T
 - *matmul family* (``mm``, ``mv``, ``addmm``...): fold the batch into rows where the other operand is
   unbatched (one big ``mm``), else ``matmul``'s broadcasting over a leading batch dim.
 
-A rule may return NotImplemented to fall back to the per-sample loop (vmap.py). The ops a rule calls
+A rule may return NotImplemented to fall back to the per-sample loop (_vmap.py). The ops a rule calls
 itself go to the vmap levels outside this one (and then to autograd, which records them as usual).
 See course/23_function_transforms.
 """

@@ -44,7 +44,7 @@ def _fresh(x):
     then has its own gradient). Connected to ``x``'s history if ``x`` requires grad."""
     if not isinstance(x, Tensor):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
-    from .vmap import active
+    from ._vmap import active
     levels, value = _lift_bottom(x, [(layer.level, layer.batch_size) for layer in active])
     value = value.view_as(value) if value.requires_grad else value.detach().requires_grad_(True)
     return _wrap_levels(value, levels)
@@ -173,7 +173,7 @@ def _backward(outputs, inputs, cotangents, create_graph, retain_graph=None):
 def _bottom_like(ct, out):
     """A cotangent as a tensor shaped like ``out``'s bottom: batched where ``out`` is (repeated along the
     levels ``ct`` is not batched at)."""
-    from .vmap import active
+    from ._vmap import active
     extra = set(_batched.levels_of(ct)) - set(_batched.levels_of(out))
     if extra:
         raise RuntimeError("vjp: a cotangent batched by vmap for an output that is not batched there is not "

@@ -290,9 +290,19 @@ class _Patch:
 def symbolic_trace(root, concrete_args=None):
     """Trace a Module or function into a GraphModule that computes the same thing.
 
-        >>> gm = tensorlab.fx.symbolic_trace(model)
+        >>> import tensorlab as torch
+        >>> from tensorlab.fx import symbolic_trace
+        >>> gm = symbolic_trace(lambda x, y: torch.relu(x) + y.sum())
         >>> print(gm.graph)        # the nodes
-        >>> print(gm.code)         # the generated forward
+        graph():
+            %x : [num_users=1] = placeholder[target=x]
+            %y : [num_users=1] = placeholder[target=y]
+            %relu : [num_users=1] = call_function[target=tensorlab.relu](args = (%x,), kwargs = {})
+            %sum_1 : [num_users=1] = call_method[target=sum](args = (%y,), kwargs = {})
+            %add : [num_users=1] = call_function[target=operator.add](args = (%relu, %sum_1), kwargs = {})
+            return add
+        >>> gm(torch.tensor([-1.0, 2.0]), torch.ones(3))    # the generated forward (gm.code) runs
+        tensor([3., 5.])
     """
     from ..nn import Module
     from .graph_module import GraphModule

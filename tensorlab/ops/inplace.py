@@ -87,7 +87,7 @@ def can_cast(src, dst):
     return src._category <= dst._category
 
 
-# Set while a vmap runs: in-place ops on batched tensors go to vmap (tensorlab/func/vmap.py), which
+# Set while a vmap runs: in-place ops on batched tensors go to vmap (tensorlab/func/_vmap.py), which
 # returns None when no batched tensor takes part.
 vmap_inplace = None
 
@@ -95,7 +95,7 @@ vmap_inplace = None
 def apply_inplace(self, op, *args, **kwargs):
     """Run ``op(self, *args)`` and store the result in ``self``; returns ``self``."""
     if vmap_inplace is not None and vmap_inplace(self, op, args, kwargs) is not None:
-        return self  # vmap wrote into the batched tensor (tensorlab/func/vmap.py)
+        return self  # vmap wrote into the batched tensor (tensorlab/func/_vmap.py)
     check_writable(self)
     return _compute_and_store(self, op, args, kwargs, only_changed=False)
 

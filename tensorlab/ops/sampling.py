@@ -87,7 +87,7 @@ def set_rng_state(new_state):
 
 def _rng(generator):
     """The NumPy generator behind ``generator`` (the global one for None)."""
-    if vmap_random_check is not None:  # inside vmap: random ops follow its randomness= (tensorlab/func/vmap.py)
+    if vmap_random_check is not None:  # inside vmap: random ops follow its randomness= (tensorlab/func/_vmap.py)
         vmap_random_check()
     return (generator or default_generator)._rng
 

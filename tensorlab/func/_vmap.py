@@ -13,7 +13,7 @@ Because the rules compute with ordinary ops on ordinary tensors, autograd record
     >>> import tensorlab as torch
     >>> from tensorlab.func import vmap
     >>> vmap(torch.dot)(torch.ones(5, 3), torch.ones(5, 3)).shape
-    tensorlab.Size([5])
+    torch.Size([5])
 """
 import functools
 import re
