@@ -18,7 +18,7 @@ so a log never pretends.
 
 Calling an overload runs the op: ``aten.mm.default(a, b)``. Its arguments are those of tensorlab's
 Function (``Addmm.apply(bias, mat1, mat2, beta, alpha)``), which follow ATen's schema for most ops.
-See course/23_pytorch2_internals.
+See course/25_the_dispatcher.
 """
 from numbers import Number
 

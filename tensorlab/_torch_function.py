@@ -6,7 +6,7 @@ is called with an argument whose type defines ``__torch_function__``, that metho
 compute the answer its own way, call ``func`` again on unwrapped arguments, or return ``NotImplemented``
 to let the next candidate try. A ``TorchFunctionMode`` (tensorlab/overrides.py) entered with ``with``
 sees every public call, tensors or not. tensorlab.fx's Proxy is such a Tensor-like: calling
-``tensorlab.relu(proxy)`` records a graph node instead of computing. See course/23_torch_function.
+``tensorlab.relu(proxy)`` records a graph node instead of computing. See course/25_the_dispatcher.
 
 Who goes first is PyTorch's rule:
 1. the innermost active mode (it is switched off while its handler runs, so calls it makes go past it);

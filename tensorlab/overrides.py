@@ -13,7 +13,7 @@ author uses with it:
 
 PyTorch's ``torch._C.DisableTorchFunctionSubclass`` and ``torch._C.DisableTorchFunction`` live in C++; here
 they are plain context managers, importable from this module and from ``tensorlab._C``.
-See course/23_torch_function.
+See course/25_the_dispatcher.
 """
 import warnings
 

@@ -263,4 +263,9 @@ ZH = {
     "step must be an int, got {type}": "step 必须是整数，收到的是 {type}",
     "{metrics}: no values yet": "{metrics}：还没有数值",
     "{name} names none of the metrics {metrics}": "{name} 不是指标 {metrics} 中的任何一个",
+    # -- DispatchLog ---------------------------------------------------------------------------------
+    "public call (__torch_function__)": "公开调用（__torch_function__）",
+    "autograd node (backward)": "autograd 节点（反向传播）",
+    "ATen op (kernel)": "ATen 算子（内核）",
+    "nothing recorded": "什么也没有记录到",
 }

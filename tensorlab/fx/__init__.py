@@ -8,7 +8,7 @@
 One file per idea: node.py (a step), graph.py (the list of steps, rewriting), proxy.py (the traced value,
 which meets tensorlab's functions through ``__torch_function__``), tracer.py (running forward on proxies),
 graph_module.py (the Module that runs generated code), interpreter.py (running a graph node by node).
-See course/23_torch_function.
+See course/26_graph_capture_fx.
 """
 from .. import _torch_function
 

@@ -3,7 +3,7 @@
 Each node becomes one line: ``relu = tensorlab.relu(linear)``, ``add = relu + x``, ``view = x.view(-1)``,
 ``linear = self.linear(x)``. After the line that reads a value for the last time, the value is dropped
 (``;  linear = None``) so the generated forward frees memory as early as the original would.
-Also here: the Namespace that hands out names (``relu``, ``relu_1``...). See course/23_torch_function.
+Also here: the Namespace that hands out names (``relu``, ``relu_1``...). See course/26_graph_capture_fx.
 """
 import builtins
 import keyword

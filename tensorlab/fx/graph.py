@@ -14,7 +14,7 @@ rewrite: find a node, insert a replacement after it, move its users over, erase 
     graph_module.recompile()
 
 ``print(graph)`` shows the nodes in torch.fx's format; ``python_code`` turns them into ``forward``'s source
-(_python_code.py). See course/23_torch_function.
+(_python_code.py). See course/26_graph_capture_fx.
 """
 import contextlib
 import inspect

@@ -4,7 +4,7 @@ It holds the graph and copies of the submodules, parameters and buffers its node
 dotted paths as in the traced model). ``recompile()`` turns the graph into source (``gm.code``), executes
 it and installs the result as ``forward`` -- so after rewriting ``gm.graph``, call ``gm.recompile()`` and
 the module computes the new program. Each GraphModule gets a class of its own, so that its ``forward``
-is not shared with other GraphModules. See course/23_torch_function.
+is not shared with other GraphModules. See course/26_graph_capture_fx.
 """
 import linecache
 

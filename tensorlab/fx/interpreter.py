@@ -6,7 +6,7 @@ node has a method (``placeholder``, ``get_attr``, ``call_function``, ``call_meth
 shape, or swap one function for another while running. ``run_node`` is the one place every node passes.
 
 ``Transformer`` is the same walk with Proxies instead of values: what the methods return is recorded into
-a new graph, and ``transform()`` returns the new GraphModule. See course/23_torch_function.
+a new graph, and ``transform()`` returns the new GraphModule. See course/26_graph_capture_fx.
 """
 import inspect
 

@@ -12,7 +12,7 @@ The six kinds, as in torch.fx:
     output          what forward returns          args[0]: the returned value
 
 Nodes keep the graph's edges in both directions: ``all_input_nodes`` (read from args/kwargs) and
-``users`` (the nodes that read this one), updated whenever args change. See course/23_torch_function.
+``users`` (the nodes that read this one), updated whenever args change. See course/26_graph_capture_fx.
 """
 import builtins
 import operator

@@ -12,7 +12,7 @@ The second line is the ``__torch_function__`` protocol (tensorlab/_torch_functio
 "Tensor-like", so tensorlab's public functions hand it their call instead of computing.
 
 What a proxy cannot do is be *looked at*: ``if proxy:``, ``len(proxy)``, ``for v in proxy`` need a value
-that only exists when the graph runs. Those raise, with torch.fx's messages. See course/23_torch_function.
+that only exists when the graph runs. Those raise, with torch.fx's messages. See course/26_graph_capture_fx.
 """
 import dis
 import inspect

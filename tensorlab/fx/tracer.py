@@ -11,7 +11,7 @@ redirected so that the model's own state becomes nodes too:
 
 A tensor that is neither a parameter nor a buffer (``self.scale = tensorlab.ones(3)``, or one made in
 forward) is recorded by its attribute name, or stored on the module as ``_tensor_constant0``.
-See course/23_torch_function.
+See course/26_graph_capture_fx.
 """
 import builtins
 import contextlib

@@ -43,7 +43,7 @@ How it differs from PyTorch's (tests/test_dispatch_mode.py checks the lists agai
 - ``args`` are the arguments of tensorlab's Function for the op (mostly ATen's schema), and a custom
   ``autograd.Function`` is one op, ``tensorlab.<Name>.default`` (PyTorch sees the ops inside it).
 
-See course/23_pytorch2_internals.
+See course/25_the_dispatcher.
 """
 from ..autograd.function import OpLayer, _op_layers, pop_op_layer, push_op_layer
 from .._aten import overload_for
