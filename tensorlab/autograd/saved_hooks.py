@@ -27,7 +27,7 @@ As in PyTorch: the innermost block's hooks are the ones used; the pack hook runs
 and must not modify its input in place; a tensor saved through hooks is not version-checked (the hooks
 decide what is kept, so autograd cannot tell whether it changed); ``disable_saved_tensors_hooks(msg)``
 makes both entering a hooks block and saving under one raise ``msg``. With no block active, saving a
-tensor pays one ``if`` (graph.SavedTensor). See course/23_pytorch2_internals.
+tensor pays one ``if`` (graph.SavedTensor). See course/27_memory_in_autograd.
 """
 import weakref
 

@@ -6,6 +6,6 @@ import importlib
 
 
 def __getattr__(name):
-    if name in ("data", "progress", "tensorboard"):
+    if name in ("data", "progress", "tensorboard", "checkpoint"):
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'tensorlab.utils' has no attribute '{name}'")
