@@ -249,6 +249,14 @@ def _is_plain(t):
     return type(t) is Tensor or type(t).__name__ == "Parameter"
 
 
+def _tangent(t):
+    """The tangent ``t`` carries at the current dual level (tensorlab/autograd/forward_ad.py), or None."""
+    from .autograd import forward_ad
+    if not forward_ad._levels:
+        return None
+    return forward_ad.get_tangent(t, forward_ad._levels[-1].idx)
+
+
 def tensor_repr(t, tensor_contents=None):
     """``repr(t)`` as PyTorch writes it."""
     from . import _dtype
@@ -278,6 +286,9 @@ def tensor_repr(t, tensor_contents=None):
         suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    tangent = _tangent(t)
+    if tangent is not None:    # a dual tensor (forward-mode AD) shows its tangent last
+        suffixes.append(f"tangent={tangent}")   # format(): a 0-d one prints as its number
     text = _add_suffixes(prefix + body, suffixes, indent)
     if not _is_plain(t) and any(c.__name__ == "Parameter" for c in type(t).__mro__):
         text = f"Parameter({text})"

@@ -474,3 +474,59 @@ def test_broadcast_tangents_match_torch(shapes, op, seed):
                               [torch.tensor(t) for t in tangents], mask)[1]
         assert tuple(ours.shape) == tuple(theirs.shape)
         np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_a_dual_tensor_prints_its_tangent_as_pytorch_does():
+    """``tangent=`` last among the suffixes, wrapped like them; a 0-d tangent as its number (an f-string
+    formats a 0-d tensor as its item); outside the level, or once unpacked, no tangent."""
+    def shown(lib, fw):
+        with fw.dual_level():
+            x = fw.make_dual(lib.tensor([1., 2., 3.]), lib.tensor([1., 0., 0.]))
+            m = fw.make_dual(lib.ones(2, 2, requires_grad=True), lib.arange(4.).reshape(2, 2))
+            d = fw.make_dual(lib.ones(2, dtype=lib.float64), lib.ones(2, dtype=lib.float64))
+            s = fw.make_dual(lib.tensor(2.), lib.tensor(1.))
+            texts = [repr(x), repr(x[1:]), repr(x * 2), repr(m), repr(d), repr(s ** 2), repr(s * 3),
+                     repr(fw.unpack_dual(x)), repr(fw.make_dual(lib.zeros(0), lib.zeros(0)))]
+        return texts + [repr(x)]
+    assert shown(tensorlab, fwAD) == shown(torch, tfwAD)
+
+
+def _over_reverse(lib, fw, how):
+    """Forward over reverse without create_graph: the tangent of a gradient autograd.grad returns (the
+    backward's own ops see the dual inputs), or of a .grad that backward() accumulated (dropped)."""
+    x = lib.tensor([1.0, 2.0, -0.5], dtype=lib.float64, requires_grad=True)
+    with fw.dual_level():
+        d = fw.make_dual(x, lib.tensor([1.0, -2.0, 0.5], dtype=lib.float64))
+        if how == "x * x wrt the dual":        # two gradients summed at d
+            g, = lib.autograd.grad((d * d).sum(), d)
+        elif how == "sin wrt the leaf":
+            g, = lib.autograd.grad(d.sin().sum(), x)
+        elif how == "hessian-vector product":
+            g, = lib.autograd.grad((d ** 3).sum() + d[0] * d[1], d)
+        else:
+            (d.exp()).sum().backward()
+            g = x.grad
+        primal, tangent = fw.unpack_dual(g)
+        return primal.detach().numpy(), None if tangent is None else (tangent.detach().numpy(), tangent.requires_grad)
+
+
+@pytest.mark.parametrize("how", ["x * x wrt the dual", "sin wrt the leaf", "hessian-vector product", "backward()"])
+def test_forward_over_reverse_without_create_graph(how):
+    ours, theirs = _over_reverse(tensorlab, fwAD, how), _over_reverse(torch, tfwAD, how)
+    np.testing.assert_allclose(ours[0], theirs[0])
+    assert (ours[1] is None) == (theirs[1] is None)
+    if theirs[1] is not None:
+        np.testing.assert_allclose(ours[1][0], theirs[1][0])
+        assert ours[1][1] == theirs[1][1] is False
+
+
+def test_inference_mode_switches_forward_ad_off():
+    def tangent(lib, fw):
+        with fw.dual_level():
+            d = fw.make_dual(lib.tensor([1.0, 2.0]), lib.ones(2))
+            with lib.inference_mode():
+                inside = fw.unpack_dual(d * 2).tangent
+            with lib.no_grad():
+                no_grad = fw.unpack_dual(d * 2).tangent
+        return inside, no_grad.tolist()
+    assert tangent(tensorlab, fwAD) == tangent(torch, tfwAD) == (None, [2.0, 2.0])

@@ -132,9 +132,19 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 from ..ops.creation import zeros_like
                 g = zeros_like(t)
         elif not create_graph:
-            g = g.detach()
+            g = _without_history(g)
         final.append(g)
     return tuple(final)
+
+
+def _without_history(g):
+    """``g.detach()`` -- but a gradient computed inside a dual level keeps its tangents (detached too):
+    forward-mode AD sees the backward pass like any other ops (forward-over-reverse, as PyTorch's)."""
+    if not g.__dict__.get("_fw_grads"):
+        return g.detach()
+    from .forward_ad import _levels
+    from ._forward_fallback import _detach
+    return _detach(g, [level.idx for level in _levels])
 
 
 def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize):

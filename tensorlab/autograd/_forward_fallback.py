@@ -55,8 +55,8 @@ class ForwardADLayer(OpLayer):
         return False
 
     def handle(self, cls, args, kwargs, proceed):
-        if not (self._has_dual(args) or (kwargs and self._has_dual(kwargs.values()))):
-            return proceed(args, kwargs)
+        if grad_mode._State.inference or not (self._has_dual(args) or (kwargs and self._has_dual(kwargs.values()))):
+            return proceed(args, kwargs)      # inference_mode switches forward AD off too, as PyTorch's
         if not cls._backward_cls._builtin:
             return _custom_function(self, cls, args, kwargs, proceed)
         from ._forward_rules import rule_for

@@ -289,7 +289,8 @@ def _add_gradients(a, b):
     """Two gradients for the same place are summed. Outside ``create_graph`` nothing needs recording,
     so equal-shaped arrays are added directly (the op machinery would only add overhead)."""
     if (not grad_mode._State.enabled and a._shape == b._shape and a._array.dtype is b._array.dtype
-            and a._storage.device is b._storage.device):
+            and a._storage.device is b._storage.device
+            and not (a.__dict__.get("_fw_grads") or b.__dict__.get("_fw_grads"))):  # tangents: add as ops
         return _t.Tensor._from_array(a._array + b._array, a._storage.device)
     return a + b
 
