@@ -395,3 +395,36 @@ def test_import_tensorlab_does_not_load_checkpoint_until_asked():
     code = ("import sys, tensorlab; assert 'tensorlab.utils.checkpoint' not in sys.modules; "
             "cp = tensorlab.utils.checkpoint; assert cp.checkpoint.__module__ == 'tensorlab.utils.checkpoint'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("early_stop", [True, False])
+def test_recomputed_activations_are_freed_without_the_garbage_collector(early_stop):
+    """The recomputation stops by raising out of a pack hook; what the interrupted op was about to save
+    (its output, whose grad_fn is the op's node) must not stay behind in a reference cycle."""
+    import gc
+    model, x = mlp(tensorlab), tensorlab.tensor(X, requires_grad=True)
+    gc.collect()
+    gc.disable()
+    try:
+        with ckpt(tensorlab).set_checkpoint_early_stop(early_stop):
+            y = ckpt(tensorlab).checkpoint_sequential(model, 4, x, use_reentrant=False)
+        y.sum().backward()
+        del y
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        kinds = (tensorlab.Tensor, tensorlab.autograd.graph.Node)
+        left = [type(o).__name__ for o in gc.garbage if isinstance(o, kinds)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []
+
+
+def test_the_memory_benchmarks_correctness_guard_holds(torch):
+    from benchmarks import bench_checkpoint
+    for lib in libs(torch):
+        assert bench_checkpoint.check_gradients(lib, layers=5, width=16, batch=8) < 1e-4
+    assert bench_checkpoint.count_linear_forwards(tensorlab, None, layers=6) == 6
+    assert bench_checkpoint.count_linear_forwards(tensorlab, 6, layers=6) == 11   # all but the last again
+    assert bench_checkpoint.count_linear_forwards(torch, 6, layers=6) == 11

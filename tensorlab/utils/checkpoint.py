@@ -164,14 +164,17 @@ class _Frame:
 
     def recompute(self):
         """Run the function again, with grad mode on and its first random state, catching what it saves."""
-        values = {}
+        values, stopped_in = {}, []
 
         def pack_again(tensor):
             if len(values) >= self.n_saved:
                 raise CheckpointError("torch.utils.checkpoint: trying to save more tensors during "
                                       f"recomputation than during the original forward pass.\n{_DEBUG_TIP}")
-            values[len(values)] = tensor.detach() if tensor.requires_grad else tensor
-            if self.early_stop and len(values) == self.n_saved:
+            if self.early_stop and len(values) + 1 == self.n_saved:
+                stopped_in.append(tensor.grad_fn)
+            tensor = tensor.detach() if tensor.requires_grad else tensor   # no cycle through grad_fn
+            values[len(values)] = tensor
+            if stopped_in:
                 raise _StopRecomputation
             return tensor
 
@@ -183,7 +186,7 @@ class _Frame:
             with grad_mode.enable_grad(), self.recompute_context, saved_tensors_hooks(pack_again, _unused):
                 self.function(*args, **self.kwargs)
         except _StopRecomputation:
-            pass
+            _forget_unsaved(stopped_in[0])
         finally:
             if outer_state is not None:
                 set_rng_state(outer_state)   # the recomputation does not move the caller's random state
@@ -203,6 +206,14 @@ class _Frame:
                               for i, saved, now in different)
             raise CheckpointError("torch.utils.checkpoint: Recomputed values for the following tensors have "
                                   f"different metadata than during the forward pass.\n{listing}.\n{_DEBUG_TIP}")
+
+
+def _forget_unsaved(node):
+    """The op whose save stopped the recomputation never finished saving: drop the list of what it was
+    to save (it holds the op's output, whose grad_fn is the node -- a cycle only the garbage collector
+    would free, keeping a recomputed activation alive until then)."""
+    if node is not None:
+        node._to_save = ()
 
 
 def _unused(tensor):
