@@ -170,17 +170,41 @@ def test_errors_match_torch(build):
     assert ours == theirs.replace("torch.", "tensorlab.")
 
 
-def test_inplace_into_an_unbatched_tensor_is_an_error():
-    w = tensorlab.zeros(3, dtype=tensorlab.float64)
+INPLACE_INTO_UNBATCHED = {
+    "add_": lambda acc, a: acc.add_(a), "+=": lambda acc, a: acc.__iadd__(a),
+    "add_ 0-d": lambda acc, a: acc[0].add_(a[0]), "atan2_": lambda acc, a: acc.atan2_(a),
+    "sub_": lambda acc, a: acc.sub_(a, alpha=2), "mul_": lambda acc, a: acc.mul_(a), "/=": lambda acc, a: acc.__itruediv__(a),
+    "copy_": lambda acc, a: acc.copy_(a), "setitem": lambda acc, a: acc.__setitem__(0, a[1]),
+    "masked_fill_": lambda acc, a: acc.masked_fill_(a > 0, 1.0), "clamp_min_": lambda acc, a: acc.clamp_min_(a),
+    "fill_": lambda acc, a: acc.fill_(a.sum()), "index_add_": lambda acc, a: acc.index_add_(0, lib_index(acc), a),
+    "pow_": lambda acc, a: acc.pow_(a), "lerp_": lambda acc, a: acc.lerp_(a, 0.5),
+    "scatter_": lambda acc, a: acc.scatter_(0, lib_index(acc), a),
+}
 
-    def f(a):
-        w.add_(a)
-        return a
-    with pytest.raises(RuntimeError, match=r"vmap: add_\(self, \*extra_args\) is not possible because there "
-                                           "exists a Tensor `other` in extra_args that has more elements than "
-                                           "`self`"):
-        vmap(f)(tensorlab.tensor(A))
-    assert w.tolist() == [0.0, 0.0, 0.0]
+
+def lib_index(t):
+    lib = tensorlab if isinstance(t, tensorlab.Tensor) else torch
+    return lib.tensor([2, 0, 1])
+
+
+@pytest.mark.parametrize("name", sorted(INPLACE_INTO_UNBATCHED))
+def test_inplace_into_an_unbatched_tensor_is_refused_as_pytorch_refuses_it(name):
+    """A batched result cannot be written into a tensor that is not batched: PyTorch's error (a failed
+    broadcast for add_, "inplace arithmetic" for its binary rules, the aten name for ops it falls back
+    on), and the tensor is left as it was."""
+    def message(lib):
+        acc = lib.ones(3, dtype=lib.float64)
+
+        def f(a):
+            INPLACE_INTO_UNBATCHED[name](acc, a)
+            return a
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(RuntimeError) as info:
+                lib.func.vmap(f)(lib.tensor(A))
+        assert acc.tolist() == [1.0, 1.0, 1.0]
+        return str(info.value)
+    assert message(tensorlab) == message(torch)
 
 
 def test_randomness_same_shares_one_draw():
@@ -200,3 +224,21 @@ def test_no_layer_or_hook_is_left_behind_after_an_error():
     with pytest.raises(RuntimeError):
         vmap(lambda a: a.item())(tensorlab.tensor(A))
     assert _op_layers == [] and inplace.vmap_inplace is None and sampling.vmap_random_check is None
+
+
+def test_a_batched_tensor_prints_its_level_as_pytorch_numbers_it():
+    """Level 1 for the outermost vmap running, 2 inside it -- in every call, however many ran before."""
+    def shown(lib):
+        seen = []
+
+        def inner(a):
+            seen.append(repr(a))
+            return a
+
+        def outer(a):
+            seen.append(repr(a))
+            return lib.func.vmap(inner)(a)
+        for _ in range(2):
+            lib.func.vmap(outer)(lib.tensor(M[:2, :2, :2]))
+        return seen
+    assert shown(tensorlab) == shown(torch)

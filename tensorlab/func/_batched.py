@@ -52,8 +52,9 @@ class BatchedTensor(Tensor):
         return getattr(func, "_torch_function_original", func)(*args, **kwargs)
 
     def __repr__(self, *, tensor_contents=None):
-        inner = repr(self._value).replace("\n", "\n    ")
-        return f"BatchedTensor(lvl={self._level}, bdim=0, value=\n    {inner}\n)"
+        inner = "\n".join("    " + line if line else line for line in repr(self._value).split("\n"))[4:]
+        from ._vmap import depth
+        return f"BatchedTensor(lvl={depth(self._level)}, bdim=0, value=\n    {inner}\n)"
 
     # -- what is not one sample's to answer ---------------------------------------------------------
     @property

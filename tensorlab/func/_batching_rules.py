@@ -284,11 +284,8 @@ def copy_(layer, cls, args, kwargs, proceed):
     dst, src = args
     value, batched = _unwrap(dst, layer.level)
     if not batched:
-        raise RuntimeError("vmap: copy_(self, *extra_args) is not possible because there exists a Tensor `other` "
-                           "in extra_args that has more elements than `self`. This happened due to `other` being "
-                           "vmapped over but `self` not being vmapped over in a vmap. Please try to use "
-                           "out-of-place operators instead of copy_. If said operator is being called inside the "
-                           "PyTorch framework, please file a bug report instead.")
+        from ._vmap import inplace_error
+        raise RuntimeError(inplace_error("inplace arithmetic"))
     src_value = _aligned(layer, (src, dst))[0]
     proceed((value, src_value), kwargs)
     return dst

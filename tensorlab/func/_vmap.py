@@ -103,13 +103,46 @@ def inplace(self, op, args, kwargs):
     missing = set(_batched.levels_of(result)) - set(_batched.levels_of(self))
     if missing:
         name = getattr(op, "__name__", "inplace")
-        raise RuntimeError(f"vmap: {name}_(self, *extra_args) is not possible because there exists a Tensor "
-                           "`other` in extra_args that has more elements than `self`. This happened due to "
-                           "`other` being vmapped over but `self` not being vmapped over in a vmap. Please try "
-                           f"to use out-of-place operators instead of {name}_. If said operator is being "
-                           "called inside the PyTorch framework, please file a bug report instead.")
+        if name in _SHAPE_CHECKED:   # PyTorch runs these on the physical tensors: a broadcasting error
+            raise RuntimeError(f"output with shape [{', '.join(map(str, _batched.bottom(self).shape))}] doesn't "
+                               "match the broadcast shape "
+                               f"[{', '.join(map(str, _batched.bottom(result).shape))}]")
+        what = _INPLACE_NAMES.get(name, f"{name}_")
+        raise RuntimeError(inplace_error(what, depth(max(missing)) if what.startswith("aten::") else None))
     _batched.bottom(self).copy_(_batched.bottom(result))
     return self
+
+
+def inplace_error(what, level=None):
+    """PyTorch's refusal to write a batched result into a tensor that is not batched (its per-sample
+    fallback names the vmap level)."""
+    where = "in a vmap" if level is None else f"at level {level}"
+    return (f"vmap: {what}(self, *extra_args) is not possible because there exists a Tensor `other` in extra_args "
+            "that has more elements than `self`. This happened due to `other` being vmapped over but `self` not "
+            f"being vmapped over {where}. Please try to use out-of-place operators instead of {what}. If said "
+            "operator is being called inside the PyTorch framework, please file a bug report instead.")
+
+
+def depth(level):
+    """The level as PyTorch numbers it: 1 for the outermost vmap now running, 2 inside it... (tensorlab's
+    own level numbers only grow, so that a BatchedTensor of a finished vmap is never mistaken for one
+    of a new vmap)."""
+    for i, layer in enumerate(active):
+        if layer.level == level:
+            return i + 1
+    return level
+
+
+# How PyTorch names an in-place op that cannot write a batched result into an unbatched tensor: its binary
+# arithmetic rules say "inplace arithmetic", ops without a batching rule their aten name; add_ and atan2_
+# run on the physical tensors and fail to broadcast.
+_SHAPE_CHECKED = {"add", "atan2"}
+_INPLACE_NAMES = {"sub": "inplace arithmetic", "mul": "inplace arithmetic", "div": "inplace arithmetic",
+                  "clamp_min": "inplace arithmetic", "masked_fill": "inplace arithmetic", "apply": "fill_",
+                  "remainder": "aten::remainder_", "fmod": "aten::fmod_", "lerp": "aten::lerp_",
+                  "pow": "aten::pow_", "clamp": "aten::clamp_", "addcmul": "aten::addcmul_",
+                  "masked_scatter": "aten::masked_scatter_", "index_copy": "aten::index_copy_",
+                  "scatter": "aten::scatter_"}
 
 
 # -- random ops ----------------------------------------------------------------------------------------
