@@ -9,8 +9,8 @@ recorded, or what the programs returned, with the reference solution's.
     Correct! A TorchDispatchMode sees every op below autograd -- backward's too -- by its
              overload name.
     >>> _ = check_leaky_relus(solution.LeakyRelus)
-    Correct! A TorchFunctionMode can change what a public call does, whichever way relu
-             was spelled.
+    Correct! A TorchFunctionMode can change what a public call does, whichever way relu was
+             spelled.
     >>> _ = check_dispatch_facts(solution.predictions)
     Correct! You can read an ATen log now: operator, overload, and who was asked first.
 """
