@@ -292,6 +292,11 @@ FUNCTIONAL_BUILT_IN_IN_PYTORCH = {
     "logsigmoid", "one_hot", "pairwise_distance", "relu_", "scaled_dot_product_attention", "softplus"}
 
 
+# Tensor methods PyTorch writes in Python (torch/_tensor.py) that hand their optional arguments over by keyword:
+# ``x.backward()`` is seen as ``Tensor.backward(x, gradient=None, retain_graph=None, create_graph=False, inputs=None)``
+TENSOR_METHODS_SPELLED_OUT = {"backward", "norm", "split", "unique", "unique_consecutive"}
+
+
 def subclass_defined(cls):
     """Called by ``Tensor.__init_subclass__``: a subclass that takes part in dispatch needs the wrappers."""
     if not _State.installed and _overrides(cls):
@@ -334,7 +339,8 @@ def _wrap_tensor_methods(cls):
     methods = tensor_methods(cls)
     for name, func in methods.items():
         if name not in OPERATOR_METHODS and name not in BINARY_OPERATORS:
-            setattr(cls, name, overridable(func, f"tensorlab.Tensor.{name}"))
+            setattr(cls, name, overridable(func, f"tensorlab.Tensor.{name}",
+                                           spell_out=name in TENSOR_METHODS_SPELLED_OUT))
     for name, func in methods.items():  # the operators, now that the methods they are seen as exist
         target = OPERATOR_METHODS.get(name)
         dispatch_as = vars(cls).get(target) if target else None

@@ -317,3 +317,21 @@ def test_nothing_is_wrapped_until_something_asks():
             "class Mine(tensorlab.Tensor): pass\n"
             "assert tf._State.installed and hasattr(tensorlab.Tensor.__add__, '_torch_function_original')\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_methods_pytorch_writes_in_python_hand_over_their_options_by_keyword():
+    """``x.backward()`` reaches a mode as ``Tensor.backward(x, gradient=None, ...)`` in both libraries."""
+    def seen(lib):
+        calls = []
+
+        class Log(lib.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                calls.append((func.__name__, len(args), dict(kwargs or {})))
+                return func(*args, **(kwargs or {}))
+        x = lib.arange(6.0).reshape(2, 3).requires_grad_()
+        with Log():
+            x.norm(), x.split(1), x.split(1, 1), x.unique(), x.unique_consecutive(), x.unflatten(1, (3, 1))
+            x.sum().backward()
+        return [call for call in calls if call[0] != "sum"]
+    (ours, _), (torch, _) = _both()
+    assert seen(ours) == seen(torch)
