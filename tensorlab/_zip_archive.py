@@ -134,9 +134,10 @@ class ZipCheckpoint:
         if info.flag_bits & 0x1 or info.compress_type != zipfile.ZIP_STORED:
             raise CheckpointError(f"malformed checkpoint: {where} is encrypted or compressed (method "
                                   f"{info.compress_type}); torch.save stores records as they are")
-        if info.file_size != info.compress_size or info.header_offset + _LOCAL_HEADER.size > self.size:
-            raise CheckpointError(f"malformed checkpoint: {where} has inconsistent sizes or lies past the end "
-                                  "of the file (truncated?)")
+        if (info.file_size != info.compress_size or info.header_offset < 0
+                or info.header_offset + _LOCAL_HEADER.size > self.size):
+            raise CheckpointError(f"malformed checkpoint: {where} has inconsistent sizes or lies outside the "
+                                  "file (truncated?)")
         self.file.seek(info.header_offset)
         fields = _LOCAL_HEADER.unpack(self.file.read(_LOCAL_HEADER.size))
         name_length, extra_length = fields[-2:]

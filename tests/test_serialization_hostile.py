@@ -254,6 +254,17 @@ def test_any_single_byte_change_is_detected_or_harmless(data):
     _same_as_saved(out)
 
 
+def test_a_central_directory_that_starts_later_than_it_says_is_refused():
+    """The end record says where the central directory starts; one more than the truth shifts every
+    record's offset down by one, the first to -1 (before the file's first byte)."""
+    eocd = _RAW.rfind(b"PK\x05\x06")
+    changed = bytearray(_RAW)
+    offset, = struct.unpack_from("<I", changed, eocd + 16)
+    struct.pack_into("<I", changed, eocd + 16, offset + 1)
+    with pytest.raises(CheckpointError, match="lies outside the file"):
+        load(bytes(changed))
+
+
 def _data_ranges(raw):
     """(record name, first data byte, size) of each record."""
     for info in zipfile.ZipFile(io.BytesIO(raw)).infolist():
