@@ -119,3 +119,26 @@ def test_errors_match_torch_func(kind):
     assert theirs[0] is not None and ours[0] is theirs[0], (ours, theirs)
     assert ours[1] == theirs[1]
     assert _op_layers == []
+
+
+@pytest.mark.parametrize("name", ["vec -> vec", "mat -> vec", "mat -> mat", "vec -> scalar", "hessian", "argnums"])
+def test_jacfwd_lays_out_its_jacobian_as_pytorch_does(name):
+    """PyTorch batches the jvps with vmap and moves the batch to the end: a view, the output's dims
+    first, whose columns lie one after another in memory. Same strides here."""
+    def jacobian(lib):
+        F = lib.func
+        v, m = lib.tensor(X, dtype=lib.float64), lib.tensor(W, dtype=lib.float64)
+        if name == "vec -> vec":
+            return F.jacfwd(lambda t: lib.stack([t[0] * t[1], t[2].exp(), t.sum()]))(v)
+        if name == "mat -> vec":
+            return F.jacfwd(lambda t: t.sin().sum(1))(m)
+        if name == "mat -> mat":
+            return F.jacfwd(lambda t: t * t)(m)
+        if name == "vec -> scalar":
+            return F.jacfwd(lambda t: (t ** 3).sum())(v)
+        if name == "hessian":
+            return F.hessian(lambda t: (t ** 3).sum())(m)
+        return F.jacfwd(lambda a, b: a * b, argnums=(0, 1))(v, v)
+    ours, theirs = jacobian(tensorlab), jacobian(torch)
+    _close(ours, theirs)
+    assert [a.stride() for a in _leaves(ours)] == [b.stride() for b in _leaves(theirs)]

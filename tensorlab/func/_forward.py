@@ -155,12 +155,16 @@ def _one_hot(x, k):
 
 
 def _block(columns, out_shape, x):
-    """d out / d x from its columns (one per element of x): shape ``out.shape + x.shape``."""
+    """d out / d x from its columns (one per element of x): shape ``out.shape + x.shape``. Laid out as
+    PyTorch's (whose jvps are batched by vmap, the batch moved to the end): the columns one after
+    another in memory, a view with the output's dims first."""
     import tensorlab
-    shape = tuple(out_shape) + tuple(x.shape)
+    out_shape, in_shape = tuple(out_shape), tuple(x.shape)
     if not columns:
-        return tensorlab.zeros(shape, dtype=x.dtype, device=x.device)
-    return tensorlab.stack(columns, -1).reshape(shape)
+        return tensorlab.zeros(out_shape + in_shape, dtype=x.dtype, device=x.device)
+    stacked = tensorlab.stack(columns).reshape(in_shape + out_shape)
+    n_in, n_out = len(in_shape), len(out_shape)
+    return stacked.permute(*range(n_in, n_in + n_out), *range(n_in))
 
 
 def hessian(func, argnums=0):
