@@ -60,7 +60,7 @@ def lesson_index(prefix="course/"):
     return "\n".join(lines) if lines else "- (no lessons yet)"
 
 
-WIDGETS = ("StrideExplorer", "BroadcastExplorer", "GraphExplorer", "ModuleExplorer", "TrainingMonitor")
+WIDGETS = ("StrideExplorer", "BroadcastExplorer", "GraphExplorer", "ModuleExplorer", "TrainingMonitor", "DispatchLog")
 
 
 def facts(notebook_path):

@@ -2,7 +2,7 @@
 
     >>> import widgets
     >>> sorted(widgets.__all__)
-    ['BroadcastExplorer', 'GraphExplorer', 'ModuleExplorer', 'StrideExplorer', 'TrainingMonitor']
+    ['BroadcastExplorer', 'DispatchLog', 'GraphExplorer', 'ModuleExplorer', 'StrideExplorer', 'TrainingMonitor']
 
 Each widget is a **model** -- plain Python state and logic you can drive from code and test without a
 browser -- with a **view** (ipywidgets 8 controls) made the first time it is displayed. The pictures
@@ -22,6 +22,7 @@ _MODULES = {
     "GraphExplorer": "graph_explorer",
     "ModuleExplorer": "module_explorer",
     "TrainingMonitor": "training_monitor",
+    "DispatchLog": "dispatch_log",
 }
 
 __all__ = list(_MODULES)
