@@ -10,7 +10,7 @@ tangent of its result:
    op whose backward is itself differentiable -- and tensorlab writes backward formulas with tensor
    ops so that it is. An op whose backward is not differentiable raises PyTorch's error.
 In-place ops write an out-of-place result into the target (ops/inplace.py); the target then takes
-the result's tangent (``handle_inplace``). See course/10_higher_order_gradients.
+the result's tangent (``handle_inplace``). See course/23_forward_mode_ad.
 """
 from . import grad_mode
 from .function import Function, OpLayer, _DelayedError, trace_forward

@@ -9,7 +9,7 @@ tangent that requires grad gets a history (reverse-over-forward works). Three sh
 - a *multilinear* op (mul, mm, einsum) is linear in each input alone: ``J t = sum_i op(.., t_i, ..)``;
 - every other op has its derivative written out (``exp``: ``t * out``).
 An op without a rule here falls back on the double-backward trick (_forward_fallback.py). The
-formulas are PyTorch's (its derivatives.yaml ``result:`` lines). See course/10_higher_order_gradients.
+formulas are PyTorch's (its derivatives.yaml ``result:`` lines). See course/23_forward_mode_ad.
 """
 from ..tensor import Tensor
 from .forward_ad import _Primal

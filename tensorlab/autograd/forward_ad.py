@@ -12,13 +12,19 @@ Jacobian-vector product ``J t`` of its inputs' tangents. A tensor carrying a tan
     ...     y = (fwAD.make_dual(x, torch.ones(2)) ** 2).sum()
     ...     fwAD.unpack_dual(y).tangent           # d/ds sum((x + s)^2) at s = 0
     tensor(6.)
+    >>> with fwAD.dual_level():
+    ...     fwAD.make_dual(x, torch.tensor([1.0, 0.0]))   # a dual tensor prints its tangent
+    tensor([1., 2.], tangent=tensor([1., 0.]))
+
+One pass gives ``J t``, a column of the Jacobian when ``t`` is a basis vector; reverse mode gives a row
+``u^T J`` per backward pass. So forward mode wins for few inputs and many outputs.
 
 How it works: entering a dual level pushes one ``OpLayer`` (see function.py); it sees every op. An
 op none of whose inputs has a tangent goes straight through. Otherwise the result is computed as
 usual and its tangent by the op's forward rule (``_forward_rules.py``) or, for an op without one, by
 the double-backward trick through the op's own backward (``_forward_fallback.py``). Outside a dual
 level there is no layer, so ops pay nothing. Tangents live on the tensor, per level; leaving the
-level forgets them. See course/10_higher_order_gradients.
+level forgets them. See course/23_forward_mode_ad.
 """
 import functools
 import weakref

@@ -5,7 +5,7 @@ on a batch, ``jacrev(f)`` its Jacobian. They compose -- ``vmap(grad(loss))`` is 
 ``grad(grad(f))`` a second derivative -- and ``functional_call`` turns a Module into a function of its
 parameters so the transforms apply to models. Read ``_eager.py`` (reverse mode), ``_vmap.py`` with
 ``_batched.py`` and ``_batching_rules.py`` (batching), ``_functional_call.py`` (modules as functions).
-See course/23_function_transforms.
+See course/24_function_transforms.
 """
 from ._eager import grad, grad_and_value, jacrev, vjp
 from ._functional_call import functional_call, stack_module_state

@@ -11,7 +11,7 @@ BatchedTensor wraps the outer level's, which wraps the plain tensor at the botto
 (outer batch, inner batch, *logical). Autograd records on that bottom tensor, as ops on it are ordinary.
 
 Reading the data of one sample directly -- ``.item()``, ``if x > 0:``, ``.numpy()`` -- has no meaning
-for a whole batch at once: those raise, with PyTorch's messages. See course/23_function_transforms.
+for a whole batch at once: those raise, with PyTorch's messages. See course/24_function_transforms.
 """
 from ..tensor import Tensor
 

@@ -13,7 +13,7 @@ runs the op -- or the few ops it amounts to -- on those, and wraps the result. T
 
 A rule may return NotImplemented to fall back to the per-sample loop (_vmap.py). The ops a rule calls
 itself go to the vmap levels outside this one (and then to autograd, which records them as usual).
-See course/23_function_transforms.
+See course/24_function_transforms.
 """
 import importlib
 

@@ -7,7 +7,7 @@ inputs need not require grad), then asks ``autograd.grad`` for the gradient. Ins
 inputs carry every batch level, so the one backward pass gives one gradient per sample.
 
 The gradient keeps a history (``create_graph``) only when something outside could differentiate it: an
-enclosing ``grad``/``vjp``, or inputs that require grad. See course/23_function_transforms.
+enclosing ``grad``/``vjp``, or inputs that require grad. See course/24_function_transforms.
 """
 import functools
 

@@ -7,7 +7,7 @@ column ``k`` of J is ``J e_k``) -- cheaper than ``jacrev`` when inputs are fewer
 ``hessian(f)`` is ``jacfwd(jacrev(f))``: forward mode over the reverse-mode gradient.
 
 Each jvp opens its own dual level, inside any that is already open, so the transforms compose:
-``jacfwd(jacfwd(f))`` is a second derivative too. See course/23_function_transforms.
+``jacfwd(jacfwd(f))`` is a second derivative too. See course/24_function_transforms.
 """
 import functools
 

@@ -8,7 +8,7 @@ respect to ``params`` and ``vmap`` can map over stacked ``params``:
     params, buffers = stack_module_state(models)       # each entry: (num_models, *shape)
     vmap(fmodel, in_dims=(0, 0, None))(params, buffers, x)  # every model on the same x, in one call
 
-See course/23_function_transforms.
+See course/24_function_transforms.
 """
 from ..tensor import Tensor
 

@@ -3,7 +3,7 @@
 torch.func's transforms take and return pytrees -- ``grad`` of a function of a dict of parameters
 returns a dict of gradients, ``vmap``'s ``in_dims`` mirrors the structure of the inputs. Two functions do
 all the work: ``tree_flatten`` lists the leaves and remembers the shape of the tree (its *spec*), and
-``tree_unflatten`` puts new leaves back into that shape. See course/23_function_transforms.
+``tree_unflatten`` puts new leaves back into that shape. See course/24_function_transforms.
 
     >>> leaves, spec = tree_flatten({"w": 1, "b": (2, [3])})
     >>> leaves

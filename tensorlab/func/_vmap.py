@@ -8,7 +8,7 @@ op with no rule falls back to a loop over the samples, with PyTorch's performanc
 the batch dim is moved to ``out_dims``.
 
 Because the rules compute with ordinary ops on ordinary tensors, autograd records them as usual:
-``vmap(grad(f))`` gives per-sample gradients. See course/23_function_transforms.
+``vmap(grad(f))`` gives per-sample gradients. See course/24_function_transforms.
 
     >>> import tensorlab as torch
     >>> from tensorlab.func import vmap
