@@ -1,6 +1,6 @@
-"""The lessons' own hints in Chinese (coursekit/lessonNN.py), keyed by their English text; see coursekit/zh.py."""
+"""Lesson 01's own hints in Chinese (coursekit/lesson01.py), keyed by their English text."""
 
-LESSON01 = {
+ZH = {
     "Python ints make an integer tensor of PyTorch's *default integer* dtype: how wide must it be so that the "
     "Python ints people write fit? (torch.tensor([1]).dtype shows it.)":
         "Python 整数生成的是 PyTorch *默认整数*类型的整数张量：它得多宽，才装得下人们写出来的 Python 整数？"
@@ -63,4 +63,3 @@ LESSON01 = {
     "from_numpy shares the array's memory; tensor() copies it.": "from_numpy 共享数组的内存；tensor() 复制它。",
 }
 
-LESSONS = {**LESSON01}
