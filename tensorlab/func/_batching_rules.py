@@ -116,6 +116,7 @@ def _dims(dim, ndim):
     return _logical_dim(dim, ndim)
 
 
+# course/24_function_transforms prints sum_or_mean and _logical_dim: rebuild it after changing them.
 @rule(reduce.Sum, reduce.SumDim, reduce.Mean, reduce.MeanDim)
 def sum_or_mean(layer, cls, args, kwargs, proceed):
     x, dim, keepdim, dtype = args
