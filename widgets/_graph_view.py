@@ -19,7 +19,7 @@ class GraphView(w.VBox):
         self.play = w.Play(value=model.position, min=0, max=n, interval=600, description=tr("Play"))
         self.slider = w.IntSlider(value=model.position, min=0, max=n, description=tr("step"),
                                   continuous_update=True, layout=w.Layout(width="340px"))
-        self.speed = w.IntSlider(value=600, min=100, max=2000, step=100, description="ms/step",
+        self.speed = w.IntSlider(value=600, min=100, max=2000, step=100, description=tr("ms/step"),
                                  layout=w.Layout(width="260px"))
         w.jslink((self.play, "value"), (self.slider, "value"))
         w.jslink((self.speed, "value"), (self.play, "interval"))

@@ -232,6 +232,8 @@ ZH = {
     "froze 1 parameter ({n:,} elements) of {what}": "冻结了 {what} 的 1 个参数（{n:,} 个元素）",
     "unfroze {k} parameters ({n:,} elements) of {what}": "解冻了 {what} 的 {k} 个参数（{n:,} 个元素）",
     "froze {k} parameters ({n:,} elements) of {what}": "冻结了 {what} 的 {k} 个参数（{n:,} 个元素）",
+    "{ops} nodes, step {p} of {n}": "{ops} 个节点，第 {p} 步，共 {n} 步",
+    "ms/step": "毫秒/步",
     "{type}: {modules} modules, {total:,} parameters, {trainable:,} trainable":
         "{type}：{modules} 个模块，{total:,} 个参数，{trainable:,} 个可训练",
     "requires_grad must be a bool, got {type}": "requires_grad 必须是 bool，收到的是 {type}",

@@ -300,7 +300,7 @@ class GraphExplorer(GraphRecording, WidgetModel):
 
     def summary(self):
         ops = sum(1 for n in self.nodes.values() if n["kind"] == "op")
-        return f"GraphExplorer({ops} nodes, step {self.position} of {len(self.events)})"
+        return "GraphExplorer(" + tr("{ops} nodes, step {p} of {n}", ops=ops, p=self.position, n=len(self.events)) + ")"
 
     # -- the view ---------------------------------------------------------------------------------
     def _build_view(self):
