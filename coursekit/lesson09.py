@@ -19,6 +19,7 @@ from . import guard
 from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
                     works_only_on_tensorlab)
 from .compare import describe, differences, is_tensor, kind
+from .language import tr
 from .libs import libraries, on
 from .solutions import lesson09 as solution
 
@@ -87,12 +88,14 @@ def _run_case(cls, reference, case, module, diagnose_error, diagnose_grad):
         return "stub"
     expected = function_on(module, reference).apply(*ref_inputs)
     if not is_tensor(out):
-        return f"forward returned {kind(out)} ({describe(out)}), expected a tensor", "Return the result of forward."
-    found = differences(out, expected, where="the result of forward", grads=False)
+        return (tr("forward returned {kind} ({value}), expected a tensor", kind=kind(out), value=describe(out)),
+                tr("Return the result of forward."))
+    found = differences(out, expected, where=tr("the result of forward"), grads=False)
     if found:
-        return found[0], "forward computes the value: the same formula as without autograd."
+        return found[0], tr("forward computes the value: the same formula as without autograd.")
     if out.grad_fn is None:
-        return "the result does not require grad", "Call the Function through .apply(...), with inputs that require grad."
+        return (tr("the result does not require grad"),
+                tr("Call the Function through .apply(...), with inputs that require grad."))
     _, error = guard.run(out.backward, case.grad(module))
     if error is not None:
         if returned and returned[-1] is Ellipsis:
@@ -103,7 +106,8 @@ def _run_case(cls, reference, case, module, diagnose_error, diagnose_grad):
         if not (is_tensor(a) and a.requires_grad):
             continue
         if a.grad is None:
-            return f"{name}.grad is None", f"backward returned None in position {i}, the place of {name}'s gradient."
+            return (tr("{name}.grad is None", name=name),
+                    tr("backward returned None in position {i}, the place of {name}'s gradient.", i=i, name=name))
         found = differences(a.grad, r.grad, where=f"{name}.grad", grads=False)
         if found:
             return found[0], diagnose_grad(name, a.grad, inputs, case.grad(module), module)
@@ -118,8 +122,9 @@ def check_function_class(answer, reference, cases, *, name, what, diagnose_error
     if is_stub(answer):
         return not_answered(what)
     if not _is_function_class(answer):
-        return wrong(f"`{name}` should be a subclass of torch.autograd.Function ({what}); it is {kind(answer)}.",
-                     "Write `class ...(torch.autograd.Function):` with two @staticmethods, forward and backward.")
+        return wrong(tr("`{name}` should be a subclass of torch.autograd.Function ({what}); it is {kind}.",
+                        name=name, what=what, kind=kind(answer)),
+                     tr("Write `class ...(torch.autograd.Function):` with two @staticmethods, forward and backward."))
     for index, (_, module) in enumerate(libraries()):
         for case in cases:
             problem = _run_case(answer, reference, case, module, diagnose_error, diagnose_grad)
@@ -130,7 +135,7 @@ def check_function_class(answer, reference, cases, *, name, what, diagnose_error
             found, why = problem
             if index > 0:
                 return works_only_on_tensorlab(f"`{name}`", module, found)
-            return wrong(f"`{name}` on {case.label}: {found}.", why)
+            return wrong(tr("`{name}` on {case}: {found}.", name=name, case=case.label, found=found), why)
     return correct(note)
 
 
@@ -146,13 +151,13 @@ def _diagnose_error(n_inputs, order):
     def diagnose(error):
         text = str(error)
         if "incorrect number of gradients" in text:
-            return (f"backward returns one gradient per input of forward, in the same order ({order}): "
-                    f"{n_inputs} values, None for an input that needs none.")
+            return tr("backward returns one gradient per input of forward, in the same order ({order}): "
+                      "{n} values, None for an input that needs none.", order=order, n=n_inputs)
         if isinstance(error, ValueError) and "values to unpack" in text:
-            return ("ctx.saved_tensors gives back exactly the tensors forward passed to "
-                    "ctx.save_for_backward, in that order: unpack as many as you saved.")
+            return tr("ctx.saved_tensors gives back exactly the tensors forward passed to "
+                      "ctx.save_for_backward, in that order: unpack as many as you saved.")
         if "save_for_backward" in text:
-            return "ctx.save_for_backward(...) takes tensors (inputs or outputs of forward), not other values."
+            return tr("ctx.save_for_backward(...) takes tensors (inputs or outputs of forward), not other values.")
         return ""
     return diagnose
 
@@ -163,7 +168,7 @@ def _sigmoid_inputs(torch):
     return (torch.tensor([-2.0, 0.0, 0.5, 3.0], dtype=torch.float64, requires_grad=True),)
 
 
-SIGMOID_CASES = [FunctionCase("x = [-2, 0, 0.5, 3] and grad = [1, -1, 2, 0.5]", _sigmoid_inputs,
+SIGMOID_CASES = [FunctionCase(tr("x = [-2, 0, 0.5, 3] and grad = [1, -1, 2, 0.5]"), _sigmoid_inputs,
                               lambda torch: torch.tensor([1., -1., 2., 0.5], dtype=torch.float64), ["x"])]
 
 
@@ -171,29 +176,29 @@ def _diagnose_sigmoid_grad(name, got, inputs, g, torch):
     x = inputs[0].detach()
     y = 1 / (1 + (-x).exp())
     candidates = [
-        (y * (1 - y), "Multiply by grad: backward receives d(loss)/dy and must return d(loss)/dx = "
-                      "grad * dy/dx -- the chain rule."),
-        (g * x * (1 - x), "The right formula, but with x where y belongs: it is written in terms of the "
-                          "*output* y = sigmoid(x) -- save it in forward."),
-        (g * y, "Only part of the derivative: y alone is the rule for exp; sigmoid's derivative has a "
-                "second factor."),
-        (g * (1 - y), "One factor is missing: sigmoid's derivative is a product of two factors, both made "
-                      "of y."),
-        (-g * y * (1 - y), "Mind the sign: sigmoid is increasing, so its derivative is positive."),
+        (y * (1 - y), tr("Multiply by grad: backward receives d(loss)/dy and must return d(loss)/dx = "
+                         "grad * dy/dx -- the chain rule.")),
+        (g * x * (1 - x), tr("The right formula, but with x where y belongs: it is written in terms of the "
+                             "*output* y = sigmoid(x) -- save it in forward.")),
+        (g * y, tr("Only part of the derivative: y alone is the rule for exp; sigmoid's derivative has a "
+                   "second factor.")),
+        (g * (1 - y), tr("One factor is missing: sigmoid's derivative is a product of two factors, both made "
+                         "of y.")),
+        (-g * y * (1 - y), tr("Mind the sign: sigmoid is increasing, so its derivative is positive.")),
     ]
-    return _match(got, candidates) or ("backward returns grad * dy/dx: work out the derivative of "
-                                       "1 / (1 + exp(-x)) and write it in terms of y, the saved output.")
+    return _match(got, candidates) or tr("backward returns grad * dy/dx: work out the derivative of "
+                                         "1 / (1 + exp(-x)) and write it in terms of y, the saved output.")
 
 
 def check_sigmoid(Sigmoid):
     """Exercise 1: ``Sigmoid`` is an autograd.Function computing 1 / (1 + exp(-x)) with a correct backward."""
     return check_function_class(
         Sigmoid, solution.Sigmoid, SIGMOID_CASES, name="Sigmoid",
-        what="the bodies of forward (compute y = 1 / (1 + exp(-x)), save what backward needs, return y) "
-             "and backward (return the gradient for x)",
+        what=tr("the bodies of forward (compute y = 1 / (1 + exp(-x)), save what backward needs, return y) "
+                "and backward (return the gradient for x)"),
         diagnose_error=_diagnose_error(1, "x"), diagnose_grad=_diagnose_sigmoid_grad,
-        note="Saving the output y makes backward one line: grad * y * (1 - y) -- as PyTorch's own "
-             "SigmoidBackward0 does.")
+        note=tr("Saving the output y makes backward one line: grad * y * (1 - y) -- as PyTorch's own "
+                "SigmoidBackward0 does."))
 
 
 # -- exercise 2: find the bug with gradcheck ---------------------------------------------------------
@@ -204,7 +209,7 @@ def _hypot_inputs(torch):
     return x, y
 
 
-HYPOT_CASES = [FunctionCase("x = [3, -1, 0.5], y = [4, 2, -1.5] and grad = [1, -2, 0.5]", _hypot_inputs,
+HYPOT_CASES = [FunctionCase(tr("x = [3, -1, 0.5], y = [4, 2, -1.5] and grad = [1, -2, 0.5]"), _hypot_inputs,
                             lambda torch: torch.tensor([1., -2., 0.5], dtype=torch.float64), ["x", "y"])]
 
 
@@ -213,23 +218,24 @@ def _diagnose_hypot_grad(name, got, inputs, g, torch):
     r = (x * x + y * y).sqrt()
     mine, other = (x, y) if name == "x" else (y, x)
     candidates = [
-        (g * mine / (2 * r), f"Still half the right size: d sqrt(u)/du = 1 / (2 sqrt(u)), and du/d{name} = "
-                             f"2 {name}, so the 2s cancel."),
-        (mine / r, "Multiply by grad: backward must scale the local derivative by the gradient it receives."),
-        (g * other / r, f"That is the other input's formula: the gradient for {name} has {name} on top."),
-        (g * mine * r, "Divide by r, do not multiply: a square root's derivative has it in the denominator."),
+        (g * mine / (2 * r), tr("Still half the right size: d sqrt(u)/du = 1 / (2 sqrt(u)), and du/d{name} = "
+                                "2 {name}, so the 2s cancel.", name=name)),
+        (mine / r, tr("Multiply by grad: backward must scale the local derivative by the gradient it receives.")),
+        (g * other / r, tr("That is the other input's formula: the gradient for {name} has {name} on top.",
+                           name=name)),
+        (g * mine * r, tr("Divide by r, do not multiply: a square root's derivative has it in the denominator.")),
     ]
-    return _match(got, candidates) or (f"gradcheck says which input is wrong; work out d r/d{name} with the "
-                                       f"chain rule through the square root.")
+    return _match(got, candidates) or tr("gradcheck says which input is wrong; work out d r/d{name} with the "
+                                         "chain rule through the square root.", name=name)
 
 
 def check_hypot(Hypot):
     """Exercise 2: ``Hypot`` (r = sqrt(x^2 + y^2)) with its backward repaired."""
     return check_function_class(
         Hypot, solution.Hypot, HYPOT_CASES, name="Hypot",
-        what="a repaired Hypot class (copy the class, fix its backward)",
+        what=tr("a repaired Hypot class (copy the class, fix its backward)"),
         diagnose_error=_diagnose_error(2, "x, y"), diagnose_grad=_diagnose_hypot_grad,
-        note="gradcheck agrees with your backward now: d r/dy = y / r.")
+        note=tr("gradcheck agrees with your backward now: d r/dy = y / r."))
 
 
 # -- exercise 3: predictions about a Function's node --------------------------------------------------
@@ -273,32 +279,32 @@ def _no_grad(torch):
 
 def _why_name(got, truth):
     if isinstance(got, str) and got.lower() == truth.lower():
-        return "Letter case counts: the node is named after the class exactly as it is spelled, plus 'Backward'."
+        return tr("Letter case counts: the node is named after the class exactly as it is spelled, plus 'Backward'.")
     if isinstance(got, str) and got.startswith(truth):
-        return ("No number for a custom Function: the 0 of MulBackward0 tells apart the overloads of a built-in "
-                "op. Yours is the class name plus 'Backward'.")
-    return ("A custom Function's node is named after its class, the way MulBackward0 is named after mul "
-            "(print type(out.grad_fn).__name__ for a built-in op to see the pattern).")
+        return tr("No number for a custom Function: the 0 of MulBackward0 tells apart the overloads of a built-in "
+                  "op. Yours is the class name plus 'Backward'.")
+    return tr("A custom Function's node is named after its class, the way MulBackward0 is named after mul "
+              "(print type(out.grad_fn).__name__ for a built-in op to see the pattern).")
 
 
 FACT_QUESTIONS = [
     Question("out = line.apply(w, x, b) -> out.grad_fn.name()", _name, _why_name),
-    Question("needs_input_grad in line.apply(w, x, 2.0), only w requiring grad", _needs,
-             "One bool per argument of forward, in order: True where that input requires grad (a Python "
-             "number never does)."),
+    Question(tr("needs_input_grad in line.apply(w, x, 2.0), only w requiring grad"), _needs,
+             tr("One bool per argument of forward, in order: True where that input requires grad (a Python "
+                "number never does).")),
     Question("len(line.apply(w, x, 2.0).grad_fn.next_functions)", _edges,
-             "Count one edge per *tensor* argument of apply, whether it requires grad or not; does a Python "
-             "number get one? (backward still returns a value for it, None.)"),
+             tr("Count one edge per *tensor* argument of apply, whether it requires grad or not; does a Python "
+                "number get one? (backward still returns a value for it, None.)")),
     Question("with torch.no_grad(): out = line.apply(w, x, b) -> out.requires_grad", _no_grad,
-             "Under no_grad, apply records nothing: no node, and the result does not require grad."),
+             tr("Under no_grad, apply records nothing: no node, and the result does not require grad.")),
 ]
 
 
 def check_function_facts(answer):
     """Exercise 3: a tuple of the 4 predictions of the table."""
     return check_predictions(answer, FACT_QUESTIONS,
-                             what="a tuple of 4 predictions, e.g. ('xBackward', (True, True, True), 3, True)",
-                             note="A custom Function joins the graph exactly like a built-in op.")
+                             what=tr("a tuple of 4 predictions, e.g. ('xBackward', (True, True, True), 3, True)"),
+                             note=tr("A custom Function joins the graph exactly like a built-in op."))
 
 
 __all__ = ["FunctionCase", "check_function_class", "check_function_facts", "check_hypot", "check_sigmoid",
