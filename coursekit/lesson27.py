@@ -11,7 +11,8 @@ and the tensors kept for backward (an outer pack hook) -- besides comparing its 
     >>> _ = check_run_in_segments(solution.run_in_segments)
     Correct! Only the segments' inputs are kept; backward runs each segment again, once.
     >>> _ = check_memory_facts(solution.predictions)
-    Correct! A checkpoint trades the bytes it does not keep for one more run of the function.
+    Correct! A checkpoint trades the bytes it does not keep for one more run of the
+             function.
 """
 import types
 import warnings
