@@ -242,3 +242,46 @@ def test_a_batched_tensor_prints_its_level_as_pytorch_numbers_it():
             lib.func.vmap(outer)(lib.tensor(M[:2, :2, :2]))
         return seen
     assert shown(tensorlab) == shown(torch)
+
+
+READS_MEMORY = {   # functions that are not autograd.Functions: no batching rule sees them
+    "histc": (lambda L, a: L.histc(a, bins=4, min=-2, max=2), True),
+    "argsort": (lambda L, a: a.argsort(), False),
+    "one_hot": (lambda L, a: L.nn.functional.one_hot((a > 0).long(), 2), False),
+    "count_nonzero": (lambda L, a: L.count_nonzero(a > 0), False),
+    "bucketize": (lambda L, a: L.bucketize(a, L.tensor([-0.5, 0.5], dtype=L.float64)), False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(READS_MEMORY))
+def test_functions_that_read_memory_run_per_sample(name):
+    """tensorlab runs them once per sample, with the fallback's warning (PyTorch warns too for histc,
+    having no batching rule for it either); the results are PyTorch's."""
+    f, torch_warns = READS_MEMORY[name]
+    assert_same(lambda L, a: L.func.vmap(lambda row: f(L, row))(a), A)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tensorlab.func.vmap(lambda row: f(tensorlab, row))(tensorlab.tensor(A))
+    assert any("There is a performance drop because we have not yet implemented the batching rule for aten::"
+               in str(w.message) for w in caught)
+
+
+def test_reading_memory_with_no_batched_form_stays_an_error():
+    with pytest.raises(RuntimeError, match="reads the memory of a batched tensor"):
+        vmap(lambda row: row.tolist())(tensorlab.tensor(A))
+
+
+@pytest.mark.parametrize("build", [
+    lambda L, a: L.func.vmap(lambda row: row.nonzero())(a),
+    lambda L, a: L.func.vmap(lambda row: row.unique())(a),
+    lambda L, a: L.func.vmap(lambda row: row.masked_select(row > 0))(a),
+    lambda L, a: L.func.vmap(lambda row: row[row > 0])(a),
+], ids=["nonzero", "unique", "masked_select", "boolean-mask"])
+def test_ops_with_a_data_dependent_shape_are_refused(build):
+    """Their results would be ragged across the batch: PyTorch refuses them even when the sizes agree."""
+    ours, theirs = errors_alike(build, np.abs(A) + 1)
+    assert ours == theirs
+
+
+def test_an_unbatched_boolean_mask_is_fine():
+    assert_same(lambda L, a: L.func.vmap(lambda row: row[L.tensor([True, False, True])])(a), A)

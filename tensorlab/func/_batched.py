@@ -13,6 +13,7 @@ BatchedTensor wraps the outer level's, which wraps the plain tensor at the botto
 Reading the data of one sample directly -- ``.item()``, ``if x > 0:``, ``.numpy()`` -- has no meaning
 for a whole batch at once: those raise, with PyTorch's messages. See course/24_function_transforms.
 """
+from .. import _dtype
 from ..tensor import Tensor
 
 ITEM_ERROR = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over calling "
@@ -49,7 +50,14 @@ class BatchedTensor(Tensor):
         name = getattr(func, "_torch_function_name", "").rsplit(".", 1)[-1]
         if name in PYTHON_POINTWISE:
             return _python_pointwise(func, args, kwargs)
-        return getattr(func, "_torch_function_original", func)(*args, **kwargs)
+        _refuse_dynamic_shapes(name, args, kwargs)
+        original = getattr(func, "_torch_function_original", func)
+        try:
+            return original(*args, **kwargs)
+        except RuntimeError as error:
+            if str(error) != DATA_ERROR:
+                raise
+            return _per_sample(original, name, args, kwargs, error)
 
     def __repr__(self, *, tensor_contents=None):
         inner = "\n".join("    " + line if line else line for line in repr(self._value).split("\n"))[4:]
@@ -114,6 +122,66 @@ def _python_pointwise(func, args, kwargs):
             a = v.reshape((v.shape[0],) + (1,) * (rank - v.dim() + 1) + tuple(v.shape[1:]))
         physical.append(a)
     return wrap(func(*physical, **kwargs), level)
+
+
+# Ops whose result's shape depends on the values: a batch of them would be ragged. PyTorch refuses them.
+DYNAMIC_SHAPE = {"nonzero": "aten::nonzero", "unique": "aten::_unique2"}
+
+
+def _refuse_dynamic_shapes(name, args, kwargs):
+    if name in DYNAMIC_SHAPE:
+        raise RuntimeError("vmap: We do not support batching operators that can output dynamic shape. Attempted to "
+                           f"vmap over {DYNAMIC_SHAPE[name]}. Please file an issue at "
+                           "https://github.com/pytorch/pytorch/issues if you need this feature.")
+    if name == "__getitem__" and len(args) > 1:
+        index = args[1] if isinstance(args[1], tuple) else (args[1],)
+        if any(type(i) is BatchedTensor and i.dtype is _dtype.bool for i in index):
+            raise RuntimeError("vmap: We do not support batching operators that can support dynamic shape. "
+                               "Attempting to batch over indexing with a boolean mask.")
+    if name == "masked_select":
+        mask = args[1] if len(args) > 1 else kwargs.get("mask")
+        if type(mask) is BatchedTensor:
+            raise RuntimeError("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot "
+                               "support this because for each batch this would return a differently shaped "
+                               "Tensor. Please file an issue at https://github.com/pytorch/pytorch/issues if you "
+                               "need this feature.")
+
+
+def _per_sample(func, name, args, kwargs, error):
+    """A function that reads a batched tensor's memory (no autograd.Function, so no batching rule can see
+    it: ``histc``, ``argsort``...) run once per sample of the innermost level among its arguments, the
+    results stacked -- vmap's slow path, with PyTorch's warning. Results that are not tensors (``tolist``,
+    ``numpy``) have no batched form: then the original error stands."""
+    import warnings
+    from ..ops import stack
+    level = max(a._level for a in _batched_args(args, kwargs))
+    size = next(a._value.shape[0] for a in _batched_args(args, kwargs) if a._level == level)
+    warnings.warn(f"There is a performance drop because we have not yet implemented the batching rule for "
+                  f"aten::{name or func.__name__}. Please file us an issue on GitHub so that we can prioritize its "
+                  "implementation.", UserWarning, stacklevel=4)
+
+    def pick(a, b):
+        if type(a) is BatchedTensor and a._level == level:
+            return a._value.select(0, b)
+        if type(a) in (tuple, list):
+            return type(a)(pick(x, b) for x in a)
+        return a
+    results = [func(*[pick(a, b) for a in args], **{k: pick(v, b) for k, v in kwargs.items()}) for b in range(size)]
+    first = results[0]
+    if isinstance(first, Tensor):
+        return wrap(stack(results), level)
+    if isinstance(first, tuple) and first and all(isinstance(x, Tensor) for x in first):
+        parts = [wrap(stack([r[i] for r in results]), level) for i in range(len(first))]
+        return type(first)(*parts) if hasattr(type(first), "_fields") else tuple(parts)
+    raise error
+
+
+def _batched_args(args, kwargs):
+    for a in list(args) + list(kwargs.values()):
+        if type(a) is BatchedTensor:
+            yield a
+        elif type(a) in (tuple, list):
+            yield from (x for x in a if type(x) is BatchedTensor)
 
 
 def wrap(value, level):

@@ -17,7 +17,7 @@ See course/24_function_transforms.
 """
 import importlib
 
-from .. import _layout
+from .. import _dtype, _layout
 from ..tensor import Tensor
 from ._batched import BatchedTensor, wrap
 
@@ -413,6 +413,9 @@ def index_(layer, cls, args, kwargs, proceed):
     """``x[idx]`` with unbatched index tensors (one per dim, None for a dim taken whole): the same index
     behind the batch dim -- as long as the index tensors stand together, so NumPy keeps the batch first."""
     x, indices = args
+    if any(isinstance(i, BatchedTensor) and i.dtype is _dtype.bool for i in indices):   # ragged, as masked_select
+        raise RuntimeError("vmap: We do not support batching operators that can support dynamic shape. Attempting "
+                           "to batch over indexing with a boolean mask.")
     if not (isinstance(x, BatchedTensor) and x._level == layer.level):
         return NotImplemented
     if any(isinstance(i, BatchedTensor) for i in indices):
