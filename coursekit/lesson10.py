@@ -12,6 +12,7 @@
 """
 from .check import Case, Question, check_function, check_predictions
 from .compare import differences, is_tensor
+from .language import tr
 from .solutions import lesson10 as solution
 
 
@@ -34,9 +35,9 @@ def _exp2(torch):
 
 
 SECOND_CASES = [
-    Case("f(x) = x ** 3 at x = 3", lambda torch: (_cube(torch), torch.tensor(3.0, requires_grad=True))),
-    Case("f(x) = sin(x) * x at x = 1", lambda torch: (_sin_times(torch), torch.tensor(1.0, requires_grad=True))),
-    Case("f(x) = exp(2 x) at x = 0.5", lambda torch: (_exp2(torch), torch.tensor(0.5, requires_grad=True))),
+    Case(tr("f(x) = x ** 3 at x = 3"), lambda torch: (_cube(torch), torch.tensor(3.0, requires_grad=True))),
+    Case(tr("f(x) = sin(x) * x at x = 1"), lambda torch: (_sin_times(torch), torch.tensor(1.0, requires_grad=True))),
+    Case(tr("f(x) = exp(2 x) at x = 0.5"), lambda torch: (_exp2(torch), torch.tensor(0.5, requires_grad=True))),
 ]
 
 
@@ -48,31 +49,31 @@ def _first_derivative(args, torch):
 
 def _diagnose_second(got, expected, args, torch):
     if isinstance(got, RuntimeError) and "does not require grad" in str(got):
-        return ("The first derivative came back as a plain tensor without history: compute it with "
-                "create_graph=True, so that autograd records the backward pass and can differentiate it again.")
+        return tr("The first derivative came back as a plain tensor without history: compute it with "
+                  "create_graph=True, so that autograd records the backward pass and can differentiate it again.")
     if isinstance(got, RuntimeError) and "second time" in str(got):
-        return ("The graph was freed after the first pass: create_graph=True (which also keeps the graph) on "
-                "the first derivative.")
+        return tr("The graph was freed after the first pass: create_graph=True (which also keeps the graph) on "
+                  "the first derivative.")
     if isinstance(got, Exception):
         return None
     if not is_tensor(got):
-        return "Return the tensor autograd gives you (not .item(), not the tuple autograd.grad returns)."
+        return tr("Return the tensor autograd gives you (not .item(), not the tuple autograd.grad returns).")
     first = _first_derivative(args, torch)
     if _same(got, first):
-        return "That is f'(x), the first derivative: differentiate it once more."
+        return tr("That is f'(x), the first derivative: differentiate it once more.")
     if _same(got, first + expected):
-        return ("That is f'(x) + f''(x): x.grad accumulates, so a second backward() adds f'' to the f' the "
-                "first one left there. Use torch.autograd.grad, which returns gradients without touching .grad.")
+        return tr("That is f'(x) + f''(x): x.grad accumulates, so a second backward() adds f'' to the f' the "
+                  "first one left there. Use torch.autograd.grad, which returns gradients without touching .grad.")
     return None
 
 
 def check_second_derivative(second_derivative):
     """Exercise 1: ``second_derivative(f, x)`` returns f''(x) as a 0-d tensor."""
     return check_function(second_derivative, solution.second_derivative, SECOND_CASES, name="second_derivative",
-                          what="a function body that returns f''(x), using torch.autograd.grad twice",
+                          what=tr("a function body that returns f''(x), using torch.autograd.grad twice"),
                           grads=False, diagnoses=[_diagnose_second],
-                          note="create_graph=True made the first derivative a function of x that autograd "
-                               "can differentiate again.")
+                          note=tr("create_graph=True made the first derivative a function of x that autograd "
+                                  "can differentiate again."))
 
 
 # -- exercise 2: a Jacobian, row by row -------------------------------------------------------------
@@ -82,7 +83,7 @@ def _matrix(torch):
 
 
 JACOBIAN_CASES = [
-    Case("f(v) = A @ v, A of shape (2, 3), v = [1, 2, 3]",
+    Case(tr("f(v) = A @ v, A of shape (2, 3), v = [1, 2, 3]"),
          lambda torch: ((lambda v, A=_matrix(torch): A @ v), torch.tensor([1., 2., 3.], requires_grad=True))),
     Case("f(v) = (A @ v).sin(), v = [0.1, -0.2, 0.3]",
          lambda torch: ((lambda v, A=_matrix(torch): (A @ v).sin()),
@@ -92,29 +93,29 @@ JACOBIAN_CASES = [
 
 def _diagnose_jacobian(got, expected, args, torch):
     if isinstance(got, RuntimeError) and "second time" in str(got):
-        return ("Every autograd.grad call frees the graph it went through, and the rows share one graph: pass "
-                "retain_graph=True to keep it for the next row.")
+        return tr("Every autograd.grad call frees the graph it went through, and the rows share one graph: pass "
+                  "retain_graph=True to keep it for the next row.")
     if isinstance(got, RuntimeError) and "grad can be implicitly created only for scalar outputs" in str(got):
-        return "Differentiate one output element at a time: y[i] is a scalar; y is not."
+        return tr("Differentiate one output element at a time: y[i] is a scalar; y is not.")
     if isinstance(got, Exception) or not is_tensor(got):
         return None
     if tuple(got.shape) == tuple(expected.shape)[::-1] and _same(got, expected.t()):
-        return ("That is the transpose: row i of the Jacobian is the gradient of y[i], so stack the gradients "
-                "as rows (torch.stack(rows) stacks along a new dim 0).")
+        return tr("That is the transpose: row i of the Jacobian is the gradient of y[i], so stack the gradients "
+                  "as rows (torch.stack(rows) stacks along a new dim 0).")
     if tuple(got.shape) == tuple(expected.shape[1:]) and _same(got, expected.sum(0)):
-        return ("That is the gradient of y.sum(): the sum of the Jacobian's rows. One backward pass per output "
-                "element gives one row each.")
+        return tr("That is the gradient of y.sum(): the sum of the Jacobian's rows. One backward pass per output "
+                  "element gives one row each.")
     return None
 
 
 def check_jacobian_rows(jacobian_rows):
     """Exercise 2: ``jacobian_rows(f, x)`` returns the (m, n) Jacobian of f: R^n -> R^m at x."""
     return check_function(jacobian_rows, solution.jacobian_rows, JACOBIAN_CASES, name="jacobian_rows",
-                          what="a function body that returns the Jacobian of f at x, one autograd.grad call per "
-                               "row",
+                          what=tr("a function body that returns the Jacobian of f at x, one autograd.grad call per "
+                                  "row"),
                           grads=False, diagnoses=[_diagnose_jacobian],
-                          note="One backward pass per output element -- which is how "
-                               "torch.autograd.functional.jacobian builds it too.")
+                          note=tr("One backward pass per output element -- which is how "
+                                  "torch.autograd.functional.jacobian builds it too."))
 
 
 # -- exercise 3: predictions -------------------------------------------------------------------------
@@ -141,19 +142,20 @@ def _jacobian_shape(torch):
 
 def _why_jacobian(got, truth):
     if got == (4, 6):
-        return ("The Jacobian keeps the input's shape: the output's shape followed by the input's, nothing "
-                "flattened.")
-    return "The Jacobian has the output's shape followed by the input's: one block of the input's shape per output element."
+        return tr("The Jacobian keeps the input's shape: the output's shape followed by the input's, nothing "
+                  "flattened.")
+    return tr("The Jacobian has the output's shape followed by the input's: one block of the input's shape per "
+              "output element.")
 
 
 SHAPE_QUESTIONS = [
     Question("dy, = torch.autograd.grad(x ** 3, x) -> dy.requires_grad", _requires(False),
-             "Without create_graph, backward runs in no-grad mode: the gradient is a plain tensor with no "
-             "history, and cannot be differentiated again."),
+             tr("Without create_graph, backward runs in no-grad mode: the gradient is a plain tensor with no "
+                "history, and cannot be differentiated again.")),
     Question("dy, = torch.autograd.grad(x ** 3, x, create_graph=True) -> dy.requires_grad", _requires(True),
-             "create_graph=True records the backward pass's own operations: the gradient has a grad_fn."),
+             tr("create_graph=True records the backward pass's own operations: the gradient has a grad_fn.")),
     Question("hessian(lambda v: (v ** 2).sum(), torch.zeros(3)).shape", _hessian_shape,
-             "The Hessian has one entry per pair (i, j) of input elements."),
+             tr("The Hessian has one entry per pair (i, j) of input elements.")),
     Question("jacobian(lambda m: m.flatten()[:4], torch.zeros(2, 3)).shape", _jacobian_shape, _why_jacobian),
 ]
 
@@ -161,9 +163,9 @@ SHAPE_QUESTIONS = [
 def check_shapes_and_graphs(answer):
     """Exercise 3: a tuple of the 4 predictions of the table."""
     return check_predictions(answer, SHAPE_QUESTIONS,
-                             what="a tuple of 4 predictions, e.g. (True, False, (3,), (2, 3))",
-                             note="A gradient is a tensor like any other: with create_graph=True, it has a "
-                                  "graph of its own.")
+                             what=tr("a tuple of 4 predictions, e.g. (True, False, (3,), (2, 3))"),
+                             note=tr("A gradient is a tensor like any other: with create_graph=True, it has a "
+                                     "graph of its own."))
 
 
 __all__ = ["check_jacobian_rows", "check_second_derivative", "check_shapes_and_graphs"]
