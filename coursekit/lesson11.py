@@ -12,6 +12,7 @@ from . import guard
 from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
                     works_only_on_tensorlab)
 from .compare import differences, is_tensor, kind
+from .language import tr
 from .libs import class_on, libraries, on
 from .solutions import lesson11 as solution
 
@@ -24,43 +25,43 @@ def _count(module):
 
 def _bn_hint(got, truth):
     if got in (32, 33, 48, 49):
-        return ("running_mean and running_var (and num_batches_tracked) are *buffers*: saved in "
-                "state_dict, but not parameters. BatchNorm learns only weight and bias, one of each per channel.")
-    return "BatchNorm2d(8) learns a scale (weight) and a shift (bias) per channel."
+        return tr("running_mean and running_var (and num_batches_tracked) are *buffers*: saved in "
+                  "state_dict, but not parameters. BatchNorm learns only weight and bias, one of each per channel.")
+    return tr("BatchNorm2d(8) learns a scale (weight) and a shift (bias) per channel.")
 
 
 def _conv_hint(got, truth):
     if got == 80:
-        return ("The weight has one 3x3 kernel per (output channel, input channel) pair: "
-                "[out_channels, in_channels, 3, 3].")
-    return "A Conv2d weight is [out_channels, in_channels, k, k], plus one bias per output channel."
+        return tr("The weight has one 3x3 kernel per (output channel, input channel) pair: "
+                  "[out_channels, in_channels, 3, 3].")
+    return tr("A Conv2d weight is [out_channels, in_channels, k, k], plus one bias per output channel.")
 
 
 COUNT_QUESTIONS = [
     Question("nn.Linear(10, 5)", lambda torch: _count(torch.nn.Linear(10, 5)),
-             "Count weight and bias: weight is [out_features, in_features], and there is one bias per "
-             "output feature."),
+             tr("Count weight and bias: weight is [out_features, in_features], and there is one bias per "
+                "output feature.")),
     Question("nn.Linear(10, 5, bias=False)", lambda torch: _count(torch.nn.Linear(10, 5, bias=False)),
-             "bias=False registers no bias at all (bias is None): only the weight is left."),
+             tr("bias=False registers no bias at all (bias is None): only the weight is left.")),
     Question("nn.Conv2d(3, 8, kernel_size=3)", lambda torch: _count(torch.nn.Conv2d(3, 8, kernel_size=3)),
              _conv_hint),
     Question("nn.BatchNorm2d(8)", lambda torch: _count(torch.nn.BatchNorm2d(8)), _bn_hint),
     Question("nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))",
              lambda torch: _count(torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(),
                                                       torch.nn.Linear(3, 2))),
-             "parameters() recurses into every registered submodule: add up each Linear's weight and bias; "
-             "ReLU adds nothing."),
+             tr("parameters() recurses into every registered submodule: add up each Linear's weight and bias; "
+                "ReLU adds nothing.")),
     Question("nn.MaxPool2d(2)", lambda torch: _count(torch.nn.MaxPool2d(2)),
-             "Pooling takes the largest value of each window: is there anything in that to learn?"),
+             tr("Pooling takes the largest value of each window: is there anything in that to learn?")),
 ]
 
 
 def check_counts(answer):
     """Exercise 1: a tuple of 6 ints, sum(p.numel() for p in m.parameters()) for each module."""
     return check_predictions(answer, COUNT_QUESTIONS,
-                             what="a tuple of 6 numbers of parameters, one per line of the table",
-                             note="parameters() walks every registered submodule; buffers and layers "
-                                  "without weights add nothing.")
+                             what=tr("a tuple of 6 numbers of parameters, one per line of the table"),
+                             note=tr("parameters() walks every registered submodule; buffers and layers "
+                                     "without weights add nothing."))
 
 
 # -- exercise 2: which names are registered -----------------------------------------------------------
@@ -89,36 +90,36 @@ def make_probe(torch):
 def _names_hint(kind_of_walk):
     def hint(got, truth):
         if not isinstance(got, tuple):
-            return "Write the names as a list or tuple of strings."
+            return tr("Write the names as a list or tuple of strings.")
         got_set, truth_set = set(got), set(truth)
         if "offset" in got_set:
-            return ("offset is a plain tensor: requires_grad=True does not make it a Parameter, so "
-                    "Module.__setattr__ stores it as an ordinary attribute.")
+            return tr("offset is a plain tensor: requires_grad=True does not make it a Parameter, so "
+                      "Module.__setattr__ stores it as an ordinary attribute.")
         if any(str(n).startswith("heads") for n in got_set):
-            return ("heads is a Python list: __setattr__ does not look inside lists, so its Linears are "
-                    "never registered (lesson 12's nn.ModuleList is the fix).")
+            return tr("heads is a Python list: __setattr__ does not look inside lists, so its Linears are "
+                      "never registered (lesson 12's nn.ModuleList is the fix).")
         if kind_of_walk == "state_dict" and "scratch" in got_set:
-            return "persistent=False is exactly what keeps a buffer out of state_dict."
+            return tr("persistent=False is exactly what keeps a buffer out of state_dict.")
         if kind_of_walk == "state_dict" and "mean" not in got_set:
-            return "state_dict() saves the parameters *and* the persistent buffers."
+            return tr("state_dict() saves the parameters *and* the persistent buffers.")
         if kind_of_walk == "buffers" and "scratch" not in got_set:
-            return "persistent=False keeps a buffer out of state_dict(), not out of buffers()."
+            return tr("persistent=False keeps a buffer out of state_dict(), not out of buffers().")
         if got_set == truth_set:
-            return ("The right names, in another order: a module lists its *own* entries first (in the order "
-                    "they were registered), then each child's, prefixed with the child's name.")
+            return tr("The right names, in another order: a module lists its *own* entries first (in the order "
+                      "they were registered), then each child's, prefixed with the child's name.")
         missing = truth_set - got_set
         extra = sorted(map(str, got_set - truth_set))
-        parts = ([f"{len(missing)} registered name(s) missing"] if missing else []) + \
-                ([f"not registered: {', '.join(extra)}"] if extra else [])
-        return ("; ".join(parts) + ". Go through Probe.__init__: which attributes are Parameters, Modules or "
-                "buffers, and what are their own parameters called?")
+        parts = ([tr("{n} registered name(s) missing", n=len(missing))] if missing else []) + \
+                ([tr("not registered: {names}", names=", ".join(extra))] if extra else [])
+        return tr("{problems}. Go through Probe.__init__: which attributes are Parameters, Modules or "
+                  "buffers, and what are their own parameters called?", problems="; ".join(parts))
     return hint
 
 
 def _children_hint(got, truth):
     if got == 3:
-        return "The two Linears in the list are not registered, so they are not children."
-    return "children() yields the registered submodules (the values of _modules), not parameters or buffers."
+        return tr("The two Linears in the list are not registered, so they are not children.")
+    return tr("children() yields the registered submodules (the values of _modules), not parameters or buffers.")
 
 
 NAME_QUESTIONS = [
@@ -136,9 +137,9 @@ NAME_QUESTIONS = [
 def check_names(answer):
     """Exercise 2: (parameter names, buffer names, state_dict keys, number of children) of Probe."""
     return check_predictions(answer, NAME_QUESTIONS,
-                             what="a tuple of 4 predictions: three lists of names, then a number",
-                             note="Only Parameters, Modules and register_buffer are registered -- and "
-                                  "only what is registered is found, saved, moved and trained.")
+                             what=tr("a tuple of 4 predictions: three lists of names, then a number"),
+                             note=tr("Only Parameters, Modules and register_buffer are registered -- and "
+                                     "only what is registered is found, saved, moved and trained."))
 
 
 # -- exercise 3: freeze all but the last layer ------------------------------------------------------------
@@ -159,56 +160,63 @@ def _freeze_problem(model, last):
     if not wrong_names:
         return None
     if any("requires_grad" in vars(m) for m in model.modules()):
-        return ("requires_grad was set as an attribute of a layer, and the parameters did not change",
-                "`layer.requires_grad = False` just creates an ordinary attribute on the Module. Set it on each "
-                "parameter, or call `layer.requires_grad_(False)` (with the underscore), which does that for you.")
+        return (tr("requires_grad was set as an attribute of a layer, and the parameters did not change"),
+                tr("`layer.requires_grad = False` just creates an ordinary attribute on the Module. Set it on each "
+                   "parameter, or call `layer.requires_grad_(False)` (with the underscore), which does that for "
+                   "you."))
     if all(flags.values()):
         if not model.training:
-            return ("every parameter still has requires_grad=True (the model was switched to eval mode)",
-                    "eval() changes how Dropout and BatchNorm behave; it does not stop gradients. Freezing "
-                    "means requires_grad=False on the parameters.")
-        return ("every parameter still has requires_grad=True: nothing was frozen",
-                "Change the Parameters themselves (p.requires_grad_(False)) -- not a copy such as "
-                "p.detach() or p.clone(), which are new tensors.")
+            return (tr("every parameter still has requires_grad=True (the model was switched to eval mode)"),
+                    tr("eval() changes how Dropout and BatchNorm behave; it does not stop gradients. Freezing "
+                       "means requires_grad=False on the parameters."))
+        return (tr("every parameter still has requires_grad=True: nothing was frozen"),
+                tr("Change the Parameters themselves (p.requires_grad_(False)) -- not a copy such as "
+                   "p.detach() or p.clone(), which are new tensors."))
     if not any(flags.values()):
-        return ("every parameter is frozen, the last layer's too",
-                "The last layer must stay trainable: after freezing everything, unfreeze model[-1]'s parameters.")
+        return (tr("every parameter is frozen, the last layer's too"),
+                tr("The last layer must stay trainable: after freezing everything, unfreeze model[-1]'s "
+                   "parameters."))
     if all(flags[n] != should[n] for n in flags):
-        return ("it is the other way round: the last layer is frozen and the others are trainable",
-                "model[-1] is the layer to keep training; every earlier parameter gets requires_grad=False.")
-    state = "frozen" if should[wrong_names[0]] else "trainable"
-    why = ("Freeze *every* parameter of the earlier layers: biases too, and BatchNorm's weight and bias."
-           if state == "trainable" else "Every parameter of the last layer stays trainable, its bias too.")
-    return f"{', '.join(wrong_names)} {'is' if len(wrong_names) == 1 else 'are'} still {state}", why
+        return (tr("it is the other way round: the last layer is frozen and the others are trainable"),
+                tr("model[-1] is the layer to keep training; every earlier parameter gets requires_grad=False."))
+    names, one = ", ".join(wrong_names), len(wrong_names) == 1
+    if should[wrong_names[0]]:   # a parameter of the last layer was frozen
+        return ((tr("{names} is still frozen", names=names) if one else tr("{names} are still frozen", names=names)),
+                tr("Every parameter of the last layer stays trainable, its bias too."))
+    return ((tr("{names} is still trainable", names=names) if one else
+             tr("{names} are still trainable", names=names)),
+            tr("Freeze *every* parameter of the earlier layers: biases too, and BatchNorm's weight and bias."))
 
 
 @always_a_verdict
 def check_freeze(freeze_all_but_last):
     """Exercise 3: ``freeze_all_but_last(model)`` sets requires_grad=False on every parameter of a
     Sequential except those of its last layer."""
-    what = "a function body that freezes every parameter of `model` except those of `model[-1]`"
+    what = tr("a function body that freezes every parameter of `model` except those of `model[-1]`")
     if is_stub(freeze_all_but_last):
         return not_answered(what)
     if not callable(freeze_all_but_last):
-        return wrong(f"`freeze_all_but_last` should be a function ({what}); it is {kind(freeze_all_but_last)}.")
+        return wrong(tr("`{name}` should be a function ({what}); it is {kind}.", name="freeze_all_but_last", what=what,
+                        kind=kind(freeze_all_but_last)))
     for index, (_, library) in enumerate(libraries()):
         function = on(library, freeze_all_but_last)
         for label, make in FREEZE_CASES:
             model = make(library.nn)
             result, error = guard.run(function, model)
             if error is not None:
-                what, why = raised(error, "model[-1] is the last layer of a Sequential; model.parameters() and "
-                                          "model[-1].parameters() give the tensors to change.")
-                return wrong(f"`freeze_all_but_last` on {label}: {what}.", why)
+                what, why = raised(error, tr("model[-1] is the last layer of a Sequential; model.parameters() and "
+                                             "model[-1].parameters() give the tensors to change."))
+                return wrong(tr("`{name}` on {case}: {found}.", name="freeze_all_but_last", case=label, found=what), why)
             if index == 0 and result is Ellipsis:
                 return not_answered(what)
             problem = _freeze_problem(model, str(len(model) - 1))
             if problem is not None:
                 found, why = problem
                 if index > 0:
-                    return works_only_on_tensorlab(f"`freeze_all_but_last` on {label}", library, found)
-                return wrong(f"`freeze_all_but_last` on {label}: {found}.", why)
-    return correct("An optimizer now changes only the last layer: the frozen parameters get no .grad.")
+                    return works_only_on_tensorlab(tr("`{name}` on {case}", name="freeze_all_but_last", case=label),
+                                                   library, found)
+                return wrong(tr("`{name}` on {case}: {found}.", name="freeze_all_but_last", case=label, found=found), why)
+    return correct(tr("An optimizer now changes only the last layer: the frozen parameters get no .grad."))
 
 
 # -- exercise 4: a module with a buffer and a parameter ---------------------------------------------------
@@ -221,44 +229,46 @@ def _registration_problem(m, mean, torch):
     params, buffers = dict(m.named_parameters()), dict(m.named_buffers())
     attrs = vars(m)
     if "mean" in params:
-        return ("mean is a parameter",
-                "parameters() hands mean to the optimizer, which would change it at every step. A tensor that "
-                "belongs to the module but is not learned is a *buffer*: register_buffer.")
+        return (tr("mean is a parameter"),
+                tr("parameters() hands mean to the optimizer, which would change it at every step. A tensor that "
+                   "belongs to the module but is not learned is a *buffer*: register_buffer."))
     if "gain" not in params:
         if "gain" in buffers:
-            return ("gain is a buffer, not a parameter",
-                    "Buffers are not learned: an optimizer built from parameters() would never see gain. "
-                    "Wrap it in nn.Parameter.")
+            return (tr("gain is a buffer, not a parameter"),
+                    tr("Buffers are not learned: an optimizer built from parameters() would never see gain. "
+                       "Wrap it in nn.Parameter."))
         if "gain" in attrs and hasattr(attrs["gain"], "requires_grad"):
-            return ("gain is not in parameters(): it is a plain tensor attribute",
-                    "requires_grad=True does not register a tensor; Module.__setattr__ registers an "
-                    "nn.Parameter (or use register_parameter).")
-        return ("Standardize has no parameter named gain",
-                f"parameters() gives {sorted(params) or 'nothing'}; make gain an nn.Parameter of `self`.")
+            return (tr("gain is not in parameters(): it is a plain tensor attribute"),
+                    tr("requires_grad=True does not register a tensor; Module.__setattr__ registers an "
+                       "nn.Parameter (or use register_parameter)."))
+        return (tr("Standardize has no parameter named gain"),
+                tr("parameters() gives {names}; make gain an nn.Parameter of `self`.",
+                   names=sorted(params) or tr("nothing")))
     if "mean" not in buffers:
         if "mean" in attrs:
-            return ("mean is not in buffers(): it is a plain tensor attribute",
-                    "self.mean = tensor keeps it out of buffers() and state_dict(), and .to() leaves it "
-                    "behind. register_buffer(name, tensor) registers it.")
-        return "Standardize has no buffer named mean", "Register the given mean with register_buffer."
+            return (tr("mean is not in buffers(): it is a plain tensor attribute"),
+                    tr("self.mean = tensor keeps it out of buffers() and state_dict(), and .to() leaves it "
+                       "behind. register_buffer(name, tensor) registers it."))
+        return tr("Standardize has no buffer named mean"), tr("Register the given mean with register_buffer.")
     extra = sorted(set(params) - {"gain"}) + sorted(set(buffers) - {"mean"})
     if extra:
-        return (f"it also registers {', '.join(extra)}",
-                "Standardize holds exactly two tensors: the buffer mean and the parameter gain.")
+        return (tr("it also registers {names}", names=", ".join(extra)),
+                tr("Standardize holds exactly two tensors: the buffer mean and the parameter gain."))
     if set(m.state_dict()) != {"gain", "mean"}:
-        return (f"state_dict() has the keys {sorted(m.state_dict())}",
-                "persistent=False keeps a buffer out of state_dict(): a saved model would lose its mean. "
-                "Register mean as an ordinary (persistent) buffer.")
+        return (tr("state_dict() has the keys {keys}", keys=sorted(m.state_dict())),
+                tr("persistent=False keeps a buffer out of state_dict(): a saved model would lose its mean. "
+                   "Register mean as an ordinary (persistent) buffer."))
     gain = params["gain"]
     if tuple(gain.shape) != tuple(mean.shape):
-        return (f"gain has shape {tuple(gain.shape)}, not the shape of mean, {tuple(mean.shape)}",
-                "One gain per feature: make it like mean.")
+        return (tr("gain has shape {shape}, not the shape of mean, {mean_shape}", shape=tuple(gain.shape),
+                   mean_shape=tuple(mean.shape)),
+                tr("One gain per feature: make it like mean."))
     if differences(gain.detach(), torch.ones_like(mean), where="gain", grads=False):
-        return ("gain does not start at ones",
-                "At first the module should only shift: (x - mean) * 1. torch.ones_like(mean) has the right "
-                "shape and dtype.")
+        return (tr("gain does not start at ones"),
+                tr("At first the module should only shift: (x - mean) * 1. torch.ones_like(mean) has the right "
+                   "shape and dtype."))
     if differences(buffers["mean"], mean, where="mean", grads=False):
-        return "the buffer mean does not hold the given values", "Register the tensor passed to __init__."
+        return tr("the buffer mean does not hold the given values"), tr("Register the tensor passed to __init__.")
     return None
 
 
@@ -271,34 +281,36 @@ def _forward_problem(m, mean, torch):
         m.gain.grad = None
         y, error = guard.run(m, x)
         if error is not None:
-            return raised(error, "forward computes (x - self.mean) * self.gain for x of shape (batch, n): "
-                                 "broadcasting lines the (n,) tensors up with x's last dimension.",
+            return raised(error, tr("forward computes (x - self.mean) * self.gain for x of shape (batch, n): "
+                                    "broadcasting lines the (n,) tensors up with x's last dimension."),
                           subject="forward")
         expected = (x - mean) * gain
-        found = differences(y.detach() if is_tensor(y) else y, expected, where="the output", grads=False)
+        found = differences(y.detach() if is_tensor(y) else y, expected, where=tr("the output"), grads=False)
         if found:
             if is_tensor(y) and tuple(y.shape) == tuple(expected.shape):
                 if not differences(y.detach(), x - mean, grads=False):
-                    return (found[0] + " (when gain is not all ones)",
-                            "forward must use self.gain -- the registered Parameter -- so that training "
-                            "changes what the module computes.")
+                    return (tr("{found} (when gain is not all ones)", found=found[0]),
+                            tr("forward must use self.gain -- the registered Parameter -- so that training "
+                               "changes what the module computes."))
                 if not differences(y.detach(), x * gain - mean, grads=False):
-                    return found[0] + " (when gain is not all ones)", "Subtract the mean first, then scale."
-            return found[0], "forward returns (x - self.mean) * self.gain."
+                    return (tr("{found} (when gain is not all ones)", found=found[0]),
+                            tr("Subtract the mean first, then scale."))
+            return found[0], tr("forward returns (x - self.mean) * self.gain.")
     if not y.requires_grad:
-        return ("the output does not require grad",
-                "forward must use self.gain itself, not self.gain.data or a detached copy: the graph has "
-                "to reach the parameter.")
+        return (tr("the output does not require grad"),
+                tr("forward must use self.gain itself, not self.gain.data or a detached copy: the graph has "
+                   "to reach the parameter."))
     y.sum().backward()
     if m.gain.grad is None:
-        return "after backward, gain.grad is None", "The output must be computed from self.gain."
+        return tr("after backward, gain.grad is None"), tr("The output must be computed from self.gain.")
     grad = differences(m.gain.grad, (x - mean).sum(0), where="gain.grad", grads=False)
     if grad:
-        return grad[0], "forward returns (x - self.mean) * self.gain, computed from self.gain."
+        return grad[0], tr("forward returns (x - self.mean) * self.gain, computed from self.gain.")
     m.to(torch.float64)
     if m.mean.dtype != torch.float64 or m.gain.dtype != torch.float64:
-        return ("after .to(torch.float64), mean or gain is still float32",
-                "Only registered tensors are converted: register mean with register_buffer and gain as a Parameter.")
+        return (tr("after .to(torch.float64), mean or gain is still float32"),
+                tr("Only registered tensors are converted: register mean with register_buffer and gain as a "
+                   "Parameter."))
     return None
 
 
@@ -306,12 +318,13 @@ def _forward_problem(m, mean, torch):
 def check_standardize(Standardize):
     """Exercise 4: a Module ``Standardize(mean)``: buffer ``mean``, parameter ``gain`` (ones), and
     ``forward(x) = (x - mean) * gain``."""
-    what = "a class Standardize: __init__ registers the buffer mean and the parameter gain, forward computes"
-    what += " (x - mean) * gain"
+    what = tr("a class Standardize: __init__ registers the buffer mean and the parameter gain, forward computes "
+              "(x - mean) * gain")
     if is_stub(Standardize):
         return not_answered(what)
     if not isinstance(Standardize, type):
-        return wrong(f"`Standardize` should be a class (a subclass of nn.Module); it is {kind(Standardize)}.")
+        return wrong(tr("`Standardize` should be a class (a subclass of nn.Module); it is {kind}.",
+                        kind=kind(Standardize)))
     for index, (_, library) in enumerate(libraries()):
         cls = class_on(library, Standardize)
         for make_mean in STANDARDIZE_MEANS:
@@ -319,11 +332,11 @@ def check_standardize(Standardize):
             label = f"Standardize(torch.tensor({mean.tolist()}))"
             m, error = guard.run(cls, mean.clone())
             if error is not None:
-                found, why = raised(error, "__init__ gets the mean tensor: register it with register_buffer, and "
-                                           "make gain an nn.Parameter.", subject=label)
+                found, why = raised(error, tr("__init__ gets the mean tensor: register it with register_buffer, "
+                                              "and make gain an nn.Parameter."), subject=label)
                 if "before Module.__init__() call" in str(error):
-                    why = ("Call super().__init__() first: it creates the dictionaries that hold parameters, "
-                           "buffers and submodules.")
+                    why = tr("Call super().__init__() first: it creates the dictionaries that hold parameters, "
+                             "buffers and submodules.")
             else:
                 first, _ = guard.run(m, library.ones(3, mean.numel()))
                 if index == 0 and first is Ellipsis:
@@ -336,5 +349,5 @@ def check_standardize(Standardize):
             if index > 0:
                 return works_only_on_tensorlab("`Standardize`", library, found)
             return wrong(found + ".", why)
-    return correct("register_buffer for state that is kept but not learned, nn.Parameter for what training "
-                   "changes: both are saved in state_dict() and converted by .to().")
+    return correct(tr("register_buffer for state that is kept but not learned, nn.Parameter for what training "
+                      "changes: both are saved in state_dict() and converted by .to()."))
