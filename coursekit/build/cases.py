@@ -27,6 +27,8 @@ def plain(value):
     """JSON-able data for a result: lists for tuples, shape and values for a tensor or array."""
     if isinstance(value, (tuple, list)):
         return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
     if hasattr(value, "shape") and hasattr(value, "tolist") and not isinstance(value, (int, float)):
         return {"shape": [int(n) for n in value.shape], "values": value.tolist()}
     if isinstance(value, (np.integer, np.floating, np.bool_)):
@@ -56,6 +58,14 @@ def describe(result):
     value = result["value"]
     if isinstance(value, dict) and "shape" in value:
         return f"a tensor of shape {tuple(value['shape'])}: {value['values']}"
+    if isinstance(value, dict):   # named results: out, dtype, a.grad, ...
+        return "; ".join(f"{name} = {_short(v)}" for name, v in value.items())
+    return repr(tuple(value) if isinstance(value, list) else value)
+
+
+def _short(value):
+    if isinstance(value, dict) and "shape" in value:
+        return f"{value['values']}" if value["shape"] else f"{value['values']} (0-dim)"
     return repr(tuple(value) if isinstance(value, list) else value)
 
 
@@ -184,6 +194,16 @@ STAGE2 += [Case(2, "unbroadcast", args, _torch_unbroadcast, _call_unbroadcast,
                         ((2, 3, 4), (1, 1, 4)), ((4, 2), ()), ((2, 3), (1, 3))]]
 
 CASES = {1: STAGE1, 2: STAGE2}
+
+
+def _later_stages():
+    """Stage 3 onwards keep their cases in their own modules (they build on the helpers above)."""
+    from .cases_graph import STAGE4
+    from .cases_ops import STAGE3
+    CASES[3], CASES[4] = STAGE3, STAGE4
+
+
+_later_stages()
 
 
 def record():

@@ -21,7 +21,7 @@ class Mistake:
     name: str
     function: str
     args: tuple
-    wrong: object            # what the mistaken code returns (plain data)
+    wrong: object            # what the mistaken code returns (plain data), or a test of the outcome
     hint: str
     call: object = None      # how to call the function, as in a Case
 
@@ -31,6 +31,8 @@ class Mistake:
         if function is None:
             return False
         got = outcome(lambda: (self.call or (lambda f, *a: f(*a)))(function, *self.args))
+        if callable(self.wrong):
+            return bool(self.wrong(got))
         return got == {"value": plain(self.wrong)}
 
 
@@ -95,6 +97,23 @@ MISTAKES = {
                 "its own contribution, so the gradients add up: sum, not mean.", _call_unbroadcast),
     ],
 }
+
+
+def _from_case(stage, name, function, shown, seen, hint):
+    """A mistake recognised in the outcome of one of the stage's cases (see hints_ops.py)."""
+    from .cases import CASES
+    which = next(c for c in CASES[stage] if c.function == function and c.show().startswith(shown))
+    return Mistake(name, function, which.args, lambda got: seen(which, got), hint, which.call)
+
+
+def _later_stages():
+    from .hints_graph import MISTAKES4
+    from .hints_ops import MISTAKES3
+    MISTAKES[3] = [_from_case(3, *entry) for entry in MISTAKES3]
+    MISTAKES[4] = [_from_case(4, *entry) for entry in MISTAKES4]
+
+
+_later_stages()
 
 
 def mistakes_seen(stage, functions):

@@ -42,17 +42,33 @@ class Region:
     module: str          # "tensorlab._layout"
     path: Path           # the file in tensorlab/
     qualname: str        # "contiguous_strides" or "Engine.run"
-    source: str          # the function, dedented, without decorators
+    source: str          # the function, dedented, without decorators, with its name in the learner's file
     docstring_end: int   # the line (1-based, in ``source``) where its docstring ends
 
     @property
-    def name(self):
+    def attr(self):
+        """The function's name in tensorlab: ``backward`` for ``Mul.backward``."""
         return self.qualname.split(".")[-1]
+
+    @property
+    def name(self):
+        """The function's name in the learner's file: a method is a plain function named after its
+        class, ``Mul.backward`` -> ``mul_backward`` (several classes have a ``backward``)."""
+        return learner_name(self.qualname)
 
     @property
     def owner(self):
         """The class the function is a method of, or None."""
         return self.qualname.split(".")[0] if "." in self.qualname else None
+
+
+def learner_name(qualname):
+    """``contiguous_strides`` -> itself; ``Mul.backward`` -> ``mul_backward``; ``AccumulateGrad.apply``
+    -> ``accumulate_grad_apply``."""
+    if "." not in qualname:
+        return qualname
+    owner, attr = qualname.split(".")
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", owner).lower().lstrip("_") + "_" + attr
 
 
 def _module_path(module):
@@ -94,8 +110,10 @@ def regions_in(module):
                             and isinstance(doc.value.value, str)):
                         raise ValueError(f"{path}:{first}: a marked function needs a docstring")
                     qualname = f"{owners[node.lineno]}.{node.name}" if node.lineno in owners else node.name
-                    found.append(Region(stage, module, path, qualname, textwrap.dedent(body),
-                                        doc.end_lineno - begin + 1))
+                    source = textwrap.dedent(body)
+                    if "." in qualname:   # the learner's file names a method after its class
+                        source = source.replace(f"def {node.name}(", f"def {learner_name(qualname)}(", 1)
+                    found.append(Region(stage, module, path, qualname, source, doc.end_lineno - begin + 1))
             stage = None
     return found
 
@@ -133,26 +151,57 @@ def _header(stage, found):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 used.add(node.id)
     defined = {r.name for r in found if r.owner is None}
-    lines, helpers = [], {}
+    taken = set(defined) | set(dir(builtins))
+    plain, names_from = [], {}      # "import numpy as np" lines; {module: [names imported from it]}
     for module in dict.fromkeys(r.module for r in found):
         tree = ast.parse(_module_path(module).read_text(encoding="utf-8"))
-        imported = set()
-        for node in tree.body:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                names = {(a.asname or a.name).split(".")[0] for a in node.names}
-                imported |= names
-                if names & used and not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
-                    lines.append(_absolute(node, module))
-        for node in tree.body:
+        for node in tree.body:       # the module's own imports, of the names the functions use
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                source = _absolute(ast.ImportFrom(node.module, [], node.level), module).split()[1]
+                for alias in node.names:
+                    bound = alias.asname or alias.name
+                    if bound in used and bound not in taken:
+                        if _is_submodule(f"{source}.{alias.name}"):   # ``from .. import tensor as _t``
+                            plain += ["import importlib", f'{bound} = importlib.import_module("{source}.{alias.name}")']
+                        else:
+                            names_from.setdefault(source, []).append(
+                                alias.name if not alias.asname else f"{alias.name} as {alias.asname}")
+                        taken.add(bound)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    bound = (alias.asname or alias.name).split(".")[0]
+                    if bound in used and bound not in taken:
+                        plain.append(ast.unparse(ast.Import([alias])))
+                        taken.add(bound)
+        for node in tree.body:       # and its module-level helpers that they call
             name = getattr(node, "name", None)
-            targets = [t.id for n in [node] if isinstance(n, ast.Assign) for t in n.targets
-                       if isinstance(t, ast.Name)]
+            targets = [t.id for t in getattr(node, "targets", []) if isinstance(t, ast.Name)]
             for n in ([name] if name else []) + targets:
-                if n in used and n not in defined and n not in imported:
-                    helpers.setdefault(module, []).append(n)
-    lines += [f"from {m} import {', '.join(sorted(set(names)))}" for m, names in helpers.items()]
-    builtin = set(dir(builtins))
-    return [line for line in dict.fromkeys(lines) if line not in builtin]
+                if n in used and n not in taken:
+                    names_from.setdefault(module, []).append(n)
+                    taken.add(n)
+    plain = list(dict.fromkeys(plain))
+    imports = [line for line in plain if line.startswith("import ")]
+    return imports + [_import_line(m, names) for m, names in names_from.items()] + \
+        [line for line in plain if not line.startswith("import ")]
+
+
+def _is_submodule(name):
+    """True for a module (``tensorlab.tensor``): the package's attribute of that name may be something
+    else (tensorlab.tensor is also the function ``tensor``), so the learner's file imports it by path."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _import_line(module, names):
+    """``from module import a, b``, wrapped in parentheses when it is long."""
+    line = f"from {module} import {', '.join(names)}"
+    if len(line) <= 100:
+        return line
+    body = textwrap.fill(", ".join(names), 96, initial_indent="    ", subsequent_indent="    ")
+    return f"from {module} import (\n{body},\n)"
 
 
 def stage_source(stage, solution=False):
@@ -165,7 +214,8 @@ def stage_source(stage, solution=False):
     about = (f"Every function below is tensorlab's own ({', '.join(files)}): its signature and "
              "docstring are the library's, its body is yours to write.")
     if any(r.owner for r in found):
-        about += " Methods are written as plain functions; grading puts them back into their class."
+        about += (" A method is written as a plain function named after its class (Mul.backward is "
+                  "mul_backward); grading puts it back into the class.")
     doc = (f'"""Stage {stage} of the build track: {info.title}.\n\n{intro}\n\n'
            f"{textwrap.fill(about, 96)} Grade with\n\n"
            f"    python -m coursekit.build grade {stage}\n\n"

@@ -29,6 +29,10 @@ class Stage:
 
 _LAYOUT = "tests/test_layout.py::"
 _VIEWS = "tests/test_views.py::"
+_GRAD = "tests/test_elementwise_grad.py::"
+_REDUCE = "tests/test_reduce.py::"
+_LINALG = "tests/test_linalg.py::"
+_GRAPH = "tests/test_autograd_graph.py::"
 
 STAGES = {
     1: Stage(
@@ -63,6 +67,49 @@ STAGES = {
         "Broadcasting lets a (3, 1) tensor meet a (4,) one. Write the rule for the result shape, "
         "expand() as a view with stride 0, and its backward: the gradient of a broadcast input is "
         "summed back to the input's shape. tensorlab's arithmetic ops all call your functions.", 45),
+    3: Stage(
+        3, "ops", "ops as Functions: forward and backward formulas", "03_build_ops_as_functions.ipynb",
+        ("tensorlab.ops.elementwise", "tensorlab.ops.unary", "tensorlab.ops.reduce", "tensorlab.ops.linalg"),
+        (_GRAD + "test_binary_gradcheck[mul]",
+         _GRAD + "test_binary_gradcheck[div]",
+         _GRAD + "test_unary_gradcheck[exp]",
+         _GRAD + "test_unary_gradcheck[div_scalar]",
+         _GRAD + "test_gradgradcheck[mul]",
+         _GRAD + "test_gradgradcheck[div]",
+         _GRAD + "test_gradgradcheck[exp_log]",
+         _REDUCE + "test_reduction_gradcheck[sum]",
+         _REDUCE + "test_reduction_gradcheck[sum_all]",
+         _REDUCE + "test_reduction_gradcheck[mean]",
+         _REDUCE + "test_reduction_gradgradcheck[mean]",
+         _REDUCE + "test_multi_dim_reductions_match_torch[sum-(0, 2)-False]",
+         _REDUCE + "test_multi_dim_reductions_match_torch[mean-1-True]",
+         _LINALG + "test_product_gradcheck[mm]",
+         _LINALG + "test_product_gradcheck[bmm]",
+         _LINALG + "test_product_gradcheck[matmul((2, 1, 2, 3), (5, 3, 4))]",
+         _LINALG + "test_product_gradcheck[matmul((5, 3), (2, 3, 4))]",
+         _LINALG + "test_product_gradgradcheck[mm]",
+         _LINALG + "test_matmul_matches_torch[True-((2, 2, 3), (2, 3, 4))]",
+         _LINALG + "test_matmul_matches_torch[True-((2, 1, 2, 3), (5, 3, 4))]"),
+        "Every op of tensorlab is an autograd.Function: a forward that computes on the arrays and "
+        "saves what backward needs, and a backward that turns the gradient of the output into the "
+        "gradients of the inputs (the chain rule). Write them for *, / and exp, sum and mean, and the "
+        "matrix products: gradcheck then compares your formulas with finite differences.", 75),
+    4: Stage(
+        4, "graph", "the graph: nodes, edges and AccumulateGrad", "04_build_the_graph.ipynb",
+        ("tensorlab.autograd.graph", "tensorlab.autograd.function"),
+        (_GRAPH + "test_grad_fn_name_matches_torch",
+         _GRAPH + "test_next_functions_structure_matches_torch",
+         _GRAPH + "test_leaves_and_requires_grad_propagation",
+         _GRAPH + "test_requires_grad_of_a_non_leaf_cannot_be_switched_off",
+         _GRAPH + "test_node_repr_and_name",
+         _GRAPH + "test_scalar_operands_give_none_edges",
+         _GRAPH + "test_accumulate_grad_is_shared_and_points_at_the_leaf",
+         _GRAPH + "test_accumulate_grad_lives_only_while_a_graph_uses_it",
+         _GRAPH + "test_builtin_nodes_and_custom_function_nodes_share_the_machinery"),
+        "Each recorded op becomes a node of the backward graph: its edges, next_functions, say where "
+        "each input's gradient goes -- the node that made the input and which of its outputs it was, "
+        "the leaf's one AccumulateGrad, or nowhere. Write the edges, the leaf's accumulator and the "
+        "nodes' names: tensorlab then records every graph with your code.", 45),
 }
 
 

@@ -342,10 +342,17 @@ def _mark_dirty_outputs(node, outputs):
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 
 
+# build: stage 4
 def _connect_inputs(node, args):
     """Give ``node`` a sequence number and one edge per input: where that input's gradient will go.
 
-    Runs once per recorded op, before its forward (as PyTorch does), as one pass over the inputs."""
+    Runs once per recorded op, before its forward (as PyTorch does), as one pass over the inputs.
+    A tensor argument that requires grad gets its ``gradient_edge`` -- ``(its grad_fn, its output_nr)``,
+    or ``(AccumulateGrad, 0)`` for a leaf --; a tensor that does not, ``(None, 0)``; so does a Python
+    number at one of the op's ``scalar_edges`` (PyTorch wraps it in a tensor); any other argument gets
+    no edge. The node keeps ``next_functions`` (the edges), ``_tensor_positions`` (the argument
+    positions that have an edge), ``_input_meta`` (shape, array dtype and device of each tensor, None
+    for a number), ``_n_args``, ``_seq_nr`` (the next number of ``_sequence``) and ``_recorded = True``."""
     Tensor = _t.Tensor
     scalar_edges = node._forward_cls.scalar_edges
     positions, edges, input_meta = [], [], []
@@ -371,6 +378,7 @@ def _connect_inputs(node, args):
     node._tensor_positions = tuple(positions)
     node._input_meta = tuple(input_meta)
     node._n_args = len(args)
+# build: end
 
 
 def _connect_outputs(node, args, outputs):

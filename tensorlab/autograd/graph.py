@@ -94,8 +94,13 @@ class Node:
     def __init__(self):
         self._seq_nr = next(_sequence)
 
+    # build: stage 4
     def name(self):
+        """The node's name, as PyTorch prints it: its class's name. A Function's node class is made
+        when the Function is defined, named after the op (``MulBackward0``) or the Function
+        (``SquareBackward``), so ``(a * b).grad_fn.name()`` is ``'MulBackward0'``."""
         return type(self).__name__
+    # build: end
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
@@ -184,8 +189,11 @@ class AccumulateGrad(Node):
         super().__init__()
         self.variable = variable
 
+    # build: stage 4
     def name(self):
+        """PyTorch's name for this node, which its C++ code gives with its namespace."""
         return "torch::autograd::AccumulateGrad"
+    # build: end
 
     def apply(self, grad):
         variable = self.variable
@@ -266,9 +274,11 @@ def _is_dense(t):
 
 
 # -- edges -------------------------------------------------------------------------------------------
+# build: stage 4
 def gradient_edge(t):
     """Where a gradient for ``t`` must go: ``(grad_fn, output_nr)``, or ``(AccumulateGrad, 0)`` for a
-    leaf that requires grad, or None when ``t`` needs no gradient."""
+    leaf that requires grad, or None when ``t`` needs no gradient. (A view whose base was modified in
+    place since its history was recorded first gets a fresh one: ``refresh_view``, course/08.)"""
     if t._view_version is not None and t._view_version != t._version_counter.value:
         from .inplace import refresh_view
         refresh_view(t)  # a view whose base was modified in place since its history was made
@@ -280,12 +290,14 @@ def gradient_edge(t):
 
 
 def grad_accumulator(t):
-    """The leaf's AccumulateGrad node -- the same one for every graph, while someone holds it."""
+    """The leaf's AccumulateGrad node -- the same one for every graph, while someone holds it. The leaf
+    keeps only a weak reference to it (``t._grad_accumulator``), so that it does not keep it alive."""
     acc = t._grad_accumulator() if t._grad_accumulator is not None else None
     if acc is None:
         acc = AccumulateGrad(t)
         t._grad_accumulator = weakref.ref(acc)
     return acc
+# build: end
 
 
 # -- saved tensors ----------------------------------------------------------------------------------

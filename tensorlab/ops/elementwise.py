@@ -111,8 +111,13 @@ class Mul(Function):
     scalar_edges = (0, 1)
     node_name = "MulBackward0"
 
+    # build: stage 3
     @staticmethod
     def forward(ctx, a, b):
+        """``a * b`` on the arrays. ``broadcast_operands`` checks that the shapes broadcast and gives
+        both arrays in the common dtype (a Python number stays a number), with the device; ``wrap``
+        makes the result a tensor. Save only what backward needs: a's gradient needs b, b's needs a
+        (``save_operands``; ``ctx.needs_input_grad`` says which inputs want a gradient)."""
         (x, y), _, device = broadcast_operands(a, b)
         if ctx._recorded:  # keep only what the other input's gradient needs
             save_operands(ctx, a, b, keep_a=ctx.needs_input_grad[1], keep_b=ctx.needs_input_grad[0])
@@ -120,10 +125,14 @@ class Mul(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """d(a*b)/da = b and d(a*b)/db = a: each input's gradient is ``grad`` times the *other* input,
+        summed back to that input's shape (``unbroadcast``: a broadcast input was used several times).
+        ``saved_or_scalar(ctx)`` gives a and b back; None for an input that needs no gradient."""
         a, b = saved_or_scalar(ctx)
         ga = unbroadcast(grad * b, ctx.shapes[0]) if ctx.needs_input_grad[0] else None
         gb = unbroadcast(grad * a, ctx.shapes[1]) if ctx.needs_input_grad[1] else None
         return ga, gb
+    # build: end
 
 
 class Div(Function):
@@ -132,8 +141,12 @@ class Div(Function):
     scalar_edges = (0, 1)
     node_name = "DivBackward0"
 
+    # build: stage 3
     @staticmethod
     def forward(ctx, a, b):
+        """``a / b`` on the arrays: true division, so integer inputs divide in the default float dtype
+        (``int / int`` is float32: ask ``broadcast_operands`` for ``dtype=float_dtype(a, b)``). Both
+        gradients need b; only b's gradient needs a."""
         (x, y), dtype, device = broadcast_operands(a, b)
         if not dtype.is_floating_point:
             (x, y), _, device = broadcast_operands(a, b, dtype=float_dtype(a, b))
@@ -143,10 +156,13 @@ class Div(Function):
 
     @staticmethod
     def backward(ctx, grad):
+        """d(a/b)/da = 1/b and d(a/b)/db = -a/b^2, each times ``grad`` and summed back to its input's
+        shape (``unbroadcast``)."""
         a, b = saved_or_scalar(ctx)
         ga = unbroadcast(grad / b, ctx.shapes[0]) if ctx.needs_input_grad[0] else None
         gb = unbroadcast(-grad * a / (b * b), ctx.shapes[1]) if ctx.needs_input_grad[1] else None
         return ga, gb
+    # build: end
 
 
 class DivRounding(Function):

@@ -64,6 +64,7 @@ def _column_major(shape, stride):
     return stride[0] == 1 and stride[1] == shape[0]
 
 
+# build: stage 3
 def mat1_grad(grad, mat2, mat1_shape, mat1_stride):
     """dL/dA = dL/dC @ B^T, computed as PyTorch's ``mm_mat1_backward`` does: transposed, if A was
     column-major, so the gradient has A's layout (and a dispatch mode sees the same ops)."""
@@ -77,6 +78,7 @@ def mat2_grad(grad, mat1, mat2_shape, mat2_stride):
     if _column_major(mat2_shape, mat2_stride):
         return grad.t().mm(mat1).t()
     return mat1.t().mm(grad)
+# build: end
 
 
 class Bmm(Function):
@@ -99,12 +101,16 @@ class Bmm(Function):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.needs_input_grad[0] else None)
         return wrap(xp_of(a).matmul(a._array, b._array), a.device)
 
+    # build: stage 3
     @staticmethod
     def backward(ctx, grad):
+        """C[i] = A[i] @ B[i] for each batch i, so the gradients are mm's, batch by batch:
+        dA = dC @ B^T and dB = A^T @ dC, where ``transpose(1, 2)`` transposes every matrix of a batch."""
         a, b = ctx.saved_tensors
         ga = grad.bmm(b.transpose(1, 2)) if ctx.needs_input_grad[0] else None
         gb = a.transpose(1, 2).bmm(grad) if ctx.needs_input_grad[1] else None
         return ga, gb
+    # build: end
 
 
 class Mv(Function):

@@ -26,12 +26,14 @@ def reduced_dims(dim, ndim):
     return out if ndim > 0 else ()
 
 
+# build: stage 3
 def expand_back(grad, in_shape, dims, keepdim):
     """Stretch a reduced gradient back to ``in_shape``: re-insert the dims, then expand (no copy)."""
     if not keepdim:
         for d in sorted(dims):
             grad = grad.unsqueeze(d)
     return grad.expand(in_shape)
+# build: end
 
 
 def _sum_dtype(x, dtype):
@@ -51,11 +53,18 @@ class Sum(Function):
         out_dtype = _sum_dtype(x, dtype).np
         return wrap(x._array.sum(axis=dims, keepdims=keepdim, dtype=out_dtype), x.device)
 
+    # build: stage 3
     @staticmethod
     def backward(ctx, grad):
+        """Each input element went into one output element with weight 1, so it receives that
+        output's gradient: ``grad`` stretched back over the reduced dims ``ctx.dims`` to
+        ``ctx.in_shape`` (``expand_back``; the sum of everything, ``Sum`` itself rather than
+        ``SumDim``, has a 0-dim gradient that expands as it is). One gradient per forward argument:
+        x, dim, keepdim, dtype."""
         if ctx._forward_cls is Sum:  # the sum of everything: a 0-d gradient expands as it is
             return grad.expand(ctx.in_shape), None, None, None
         return expand_back(grad, ctx.in_shape, ctx.dims, ctx.keepdim), None, None, None
+    # build: end
 
 
 class SumDim(Sum):
@@ -105,12 +114,16 @@ class Mean(Function):
         out = xp_of(x).true_divide(x._array.sum(axis=dims, keepdims=keepdim, dtype=accumulate), ctx.count)
         return wrap(out.astype(out_dtype, copy=False), x.device)
 
+    # build: stage 3
     @staticmethod
     def backward(ctx, grad):
+        """A mean is a sum divided by the number of elements averaged, ``ctx.count``: the sum's
+        gradient (stretched back, as in ``Sum.backward``), divided by that count."""
         # expand, then divide, as PyTorch's formula does (a dispatch mode sees the same two ops)
         if ctx._forward_cls is Mean:
             return grad.expand(ctx.in_shape) / ctx.count, None, None, None
         return expand_back(grad, ctx.in_shape, ctx.dims, ctx.keepdim) / ctx.count, None, None, None
+    # build: end
 
 
 class MeanDim(Mean):

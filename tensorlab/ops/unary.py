@@ -41,9 +41,13 @@ class Exp(Function):
     node_name = "ExpBackward0"
     forward = _float_op(lambda xp, a: xp.exp(a), save="output")
 
+    # build: stage 3
     @staticmethod
     def backward(ctx, grad):
+        """d/dx e^x = e^x, the op's own output: forward saved it (``_saved(ctx)``), so backward
+        multiplies ``grad`` by it without computing e^x again."""
         return grad * _saved(ctx)                       # d/dx e^x = e^x
+    # build: end
 
 
 class Expm1(Function):

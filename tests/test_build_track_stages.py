@@ -1,0 +1,136 @@
+"""The build track's later stages (3: ops as Functions, 4: the graph): the mistaken versions that
+tests/test_build_track.py writes into tensorlab's own code to check that each classic mistake is
+caught and named, and the checks particular to these stages (a method stands in its class only
+while it is put there; a case tests one function with the rest of its stage tensorlab's)."""
+import pytest
+
+from coursekit.build import cases, place, skeleton
+
+MISTAKEN_LATER = {
+    "gradient not summed back to the input's shape": """
+        def mul_backward(ctx, grad):
+            a, b = saved_or_scalar(ctx)
+            ga = grad * b if ctx.needs_input_grad[0] else None
+            gb = grad * a if ctx.needs_input_grad[1] else None
+            return ga, gb
+        """,
+    "the sign of a / b's gradient for b": """
+        def div_backward(ctx, grad):
+            a, b = saved_or_scalar(ctx)
+            ga = unbroadcast(grad / b, ctx.shapes[0]) if ctx.needs_input_grad[0] else None
+            gb = unbroadcast(grad * a / (b * b), ctx.shapes[1]) if ctx.needs_input_grad[1] else None
+            return ga, gb
+        """,
+    "mean without the divide": """
+        def mean_backward(ctx, grad):
+            if ctx._forward_cls is Mean:
+                return grad.expand(ctx.in_shape), None, None, None
+            return expand_back(grad, ctx.in_shape, ctx.dims, ctx.keepdim), None, None, None
+        """,
+    "one gradient instead of one per argument": """
+        def sum_backward(ctx, grad):
+            if ctx._forward_cls is Sum:
+                return grad.expand(ctx.in_shape)
+            return expand_back(grad, ctx.in_shape, ctx.dims, ctx.keepdim)
+        """,
+    "the reduced dim not put back": """
+        def expand_back(grad, in_shape, dims, keepdim):
+            return grad.expand(in_shape)
+        """,
+    "exp of the saved output": """
+        def exp_backward(ctx, grad):
+            return grad * _saved(ctx).exp()
+        """,
+    "wrong transpose in A's gradient": """
+        def mat1_grad(grad, mat2, mat1_shape, mat1_stride):
+            return grad.mm(mat2)
+        """,
+    "wrong transpose in B's gradient": """
+        def mat2_grad(grad, mat1, mat2_shape, mat2_stride):
+            return mat1.mm(grad)
+        """,
+    "an edge to an input that needs no gradient": """
+        def _connect_inputs(node, args):
+            positions, edges, input_meta = [], [], []
+            for i, a in enumerate(args):
+                if isinstance(a, _t.Tensor):
+                    edges.append((a.grad_fn, a.output_nr) if a.grad_fn is not None else (grad_accumulator(a), 0))
+                    input_meta.append((a._shape, a._array.dtype, a._storage.device))
+                elif i in node._forward_cls.scalar_edges and a is not None:
+                    edges.append(_NO_EDGE)
+                    input_meta.append(None)
+                else:
+                    continue
+                positions.append(i)
+            node._seq_nr, node._recorded, node._n_args = next(_sequence), True, len(args)
+            node.next_functions, node._tensor_positions = tuple(edges), tuple(positions)
+            node._input_meta = tuple(input_meta)
+        """,
+    "every edge's input_nr 0": """
+        def _connect_inputs(node, args):
+            positions, edges, input_meta = [], [], []
+            for i, a in enumerate(args):
+                if isinstance(a, _t.Tensor):
+                    edge = gradient_edge(a) if a.requires_grad else _NO_EDGE
+                    edges.append((edge[0], 0))
+                    input_meta.append((a._shape, a._array.dtype, a._storage.device))
+                elif i in node._forward_cls.scalar_edges and a is not None:
+                    edges.append(_NO_EDGE)
+                    input_meta.append(None)
+                else:
+                    continue
+                positions.append(i)
+            node._seq_nr, node._recorded, node._n_args = next(_sequence), True, len(args)
+            node.next_functions, node._tensor_positions = tuple(edges), tuple(positions)
+            node._input_meta = tuple(input_meta)
+        """,
+    "an AccumulateGrad for a leaf that needs no gradient": """
+        def gradient_edge(t):
+            if t._grad_fn is not None:
+                return (t._grad_fn, t._output_nr)
+            return (grad_accumulator(t), 0)
+        """,
+    "a new AccumulateGrad for every use of a leaf": """
+        def grad_accumulator(t):
+            return AccumulateGrad(t)
+        """,
+}
+
+
+def test_methods_are_named_after_their_class_in_the_learners_file():
+    names = {r.qualname: r.name for r in skeleton.regions(3)}
+    assert names["Mul.backward"] == "mul_backward" and names["expand_back"] == "expand_back"
+    assert skeleton.learner_name("AccumulateGrad.apply") == "accumulate_grad_apply"
+    source = skeleton.stage_source(3)
+    assert "def mul_backward(ctx, grad):" in source and "def backward(" not in source
+
+
+def test_a_case_puts_one_function_in_place_and_then_takes_it_out():
+    import tensorlab
+    from tensorlab.ops.elementwise import Mul
+    found = skeleton.regions(3)
+    own = Mul.backward
+
+    def doubled(ctx, grad):
+        return tuple(None if g is None else 2 * g for g in own(ctx, grad))
+    with place.only(found, "mul_backward", doubled):
+        x = tensorlab.ones(2, requires_grad=True)
+        (x * 3).sum().backward()
+        assert x.grad.tolist() == [6.0, 6.0]
+    assert Mul.backward is own and isinstance(Mul.__dict__["backward"], staticmethod)
+    x = tensorlab.ones(2, requires_grad=True)
+    (x * 3).sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_the_matrix_gradient_cases_check_the_layout_too():
+    """A column-major A gets a column-major gradient from PyTorch's mm backward: the case compares strides."""
+    which = next(c for c in cases.CASES[3] if c.function == "mat1_grad" and c.args[1])
+    assert cases.CASES and which.expected(None)["value"]["stride"] == [1, 2]
+
+
+@pytest.mark.parametrize("stage", [3, 4])
+def test_every_case_of_the_stage_has_an_answer_not_an_error(stage):
+    """The cases are about formulas and graphs: PyTorch answers every one of them with values."""
+    for case in cases.CASES[stage]:
+        assert "value" in case.expected(None), case.id
