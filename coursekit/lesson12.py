@@ -15,6 +15,7 @@ from . import guard
 from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
                     works_only_on_tensorlab)
 from .compare import differences, is_tensor, kind
+from .language import tr
 from .libs import TENSORLAB, class_on, libraries, library_name, on
 from .solutions import lesson12 as solution
 
@@ -34,46 +35,47 @@ def make_model(torch):
 
 def _keys_hint(got, truth):
     if not isinstance(got, tuple):
-        return "Write the keys as a list or tuple of strings."
+        return tr("Write the keys as a list or tuple of strings.")
     got_set, truth_set = set(got), set(truth)
     if any(str(k).startswith("act") for k in got_set):
-        return "ReLU has nothing to save: no parameters, no buffers, so no keys."
+        return tr("ReLU has nothing to save: no parameters, no buffers, so no keys.")
     if any(str(k).startswith("head.0") for k in got_set):
-        return ("Flatten is head.0 and has no parameters; the Linear is head.1 -- a Sequential numbers its "
-                "children by position, whether they have parameters or not.")
+        return tr("Flatten is head.0 and has no parameters; the Linear is head.1 -- a Sequential numbers its "
+                  "children by position, whether they have parameters or not.")
     if not {"bn.running_mean", "bn.running_var"} <= got_set:
-        return "BatchNorm's running statistics are buffers, and persistent buffers are saved in state_dict."
+        return tr("BatchNorm's running statistics are buffers, and persistent buffers are saved in state_dict.")
     if "bn.num_batches_tracked" not in got_set:
-        return "BatchNorm keeps a third buffer, num_batches_tracked (a 0-d int64 counter), saved too."
+        return tr("BatchNorm keeps a third buffer, num_batches_tracked (a 0-d int64 counter), saved too.")
     if got_set == truth_set:
-        return ("The right keys, in another order: children in the order they were registered, each with its "
-                "parameters first and then its buffers.")
+        return tr("The right keys, in another order: children in the order they were registered, each with its "
+                  "parameters first and then its buffers.")
     missing, extra = truth_set - got_set, sorted(map(str, got_set - truth_set))
-    return "; ".join(([f"{len(missing)} key(s) missing"] if missing else []) +
-                     ([f"not keys: {', '.join(extra)}"] if extra else [])) + \
-        ". Each child's keys are its name, a dot and its own parameter or buffer names."
+    problems = "; ".join(([tr("{n} key(s) missing", n=len(missing))] if missing else []) +
+                         ([tr("not keys: {keys}", keys=", ".join(extra))] if extra else []))
+    return tr("{problems}. Each child's keys are its name, a dot and its own parameter or buffer names.",
+              problems=problems)
 
 
 def _params_hint(got, truth):
     if got == 9:
-        return "parameters() yields only Parameters: BatchNorm's three buffers are in state_dict, not here."
-    return ("Count the Parameter tensors, not their elements: which layers have a weight and a bias? "
-            "(Buffers are not parameters.)")
+        return tr("parameters() yields only Parameters: BatchNorm's three buffers are in state_dict, not here.")
+    return tr("Count the Parameter tensors, not their elements: which layers have a weight and a bias? "
+              "(Buffers are not parameters.)")
 
 
 def _modules_hint(got, truth):
     if got == 6:
-        return "modules() starts with the model itself."
+        return tr("modules() starts with the model itself.")
     if got in (4, 5):
-        return "modules() is recursive and starts with the model itself: head's own two children count too."
-    return "modules() yields the model itself, then every module inside it, at any depth: count them."
+        return tr("modules() is recursive and starts with the model itself: head's own two children count too.")
+    return tr("modules() yields the model itself, then every module inside it, at any depth: count them.")
 
 
 def _shape_hint(got, truth):
     if got == (144, 10):
-        return "A Linear weight is [out_features, in_features]: one row per output."
-    return ("A Linear weight is [out_features, in_features]; in_features is what Flatten makes of the "
-            "conv's output: channels x height x width after a 3x3 convolution of the 8x8 input.")
+        return tr("A Linear weight is [out_features, in_features]: one row per output.")
+    return tr("A Linear weight is [out_features, in_features]; in_features is what Flatten makes of the "
+              "conv's output: channels x height x width after a 3x3 convolution of the 8x8 input.")
 
 
 PREDICTION_QUESTIONS = [
@@ -89,9 +91,9 @@ PREDICTION_QUESTIONS = [
 def check_sequential(answer):
     """Exercise 1: (state_dict keys, number of parameter tensors, number of modules, a weight's shape)."""
     return check_predictions(answer, PREDICTION_QUESTIONS,
-                             what="a tuple of 4 predictions: a list of keys, two numbers and a shape",
-                             note="A Sequential names its children by position (or by the OrderedDict's "
-                                  "keys); state_dict saves parameters and buffers under those names.")
+                             what=tr("a tuple of 4 predictions: a list of keys, two numbers and a shape"),
+                             note=tr("A Sequential names its children by position (or by the OrderedDict's "
+                                     "keys); state_dict saves parameters and buffers under those names."))
 
 
 # -- exercise 2: a registered list of layers -------------------------------------------------------------
@@ -115,28 +117,31 @@ def _stack_problem(cls, reference, sizes, torch):
                        if isinstance(v, (list, tuple, dict)) and v and
                        all(isinstance(m, torch.nn.Module) for m in (v.values() if isinstance(v, dict) else v))]
         if plain_lists:
-            return (f"{label}.parameters() is empty: `{plain_lists[0]}` is a Python "
-                    f"{type(vars(model)[plain_lists[0]]).__name__}",
-                    "Module.__setattr__ does not look inside Python lists, so the layers are never registered: "
-                    "an optimizer would train nothing. nn has a container for a list of layers that "
-                    "registers each of them.")
-        return f"{label}.parameters() is empty", "Create the Linear layers in __init__ and register them."
+            return (tr("{label}.parameters() is empty: `{attr}` is a Python {kind}", label=label,
+                       attr=plain_lists[0], kind=type(vars(model)[plain_lists[0]]).__name__),
+                    tr("Module.__setattr__ does not look inside Python lists, so the layers are never registered: "
+                       "an optimizer would train nothing. nn has a container for a list of layers that "
+                       "registers each of them."))
+        return (tr("{label}.parameters() is empty", label=label),
+                tr("Create the Linear layers in __init__ and register them."))
     keys = list(model.state_dict())
     expected = _keys_for(sizes)
     if keys != expected:
         if not any(k.startswith("layers.") for k in keys):
-            return (f"{label} saves {keys[:2]}..., not layers.0.weight ...",
-                    "Keep the layers in `self.layers`, so that their keys start with `layers.`.")
+            return (tr("{label} saves {keys}..., not layers.0.weight ...", label=label, keys=keys[:2]),
+                    tr("Keep the layers in `self.layers`, so that their keys start with `layers.`."))
         if f"layers.{2 * (len(sizes) - 2)}.weight" in keys and len(sizes) > 2:
-            return (f"{label}'s state_dict keys are {keys}",
-                    "Only the Linear layers go in self.layers (so they are layers.0, layers.1, ...); apply "
-                    "ReLU in forward with torch.relu.")
-        return f"{label}'s state_dict keys are {keys}, expected {expected}", ""
+            return (tr("{label}'s state_dict keys are {keys}", label=label, keys=keys),
+                    tr("Only the Linear layers go in self.layers (so they are layers.0, layers.1, ...); apply "
+                       "ReLU in forward with torch.relu."))
+        return tr("{label}'s state_dict keys are {keys}, expected {expected}", label=label, keys=keys,
+                  expected=expected), ""
     ref = reference(sizes)
     for (name, mine), (_, theirs) in zip(model.named_parameters(), ref.named_parameters()):
         if tuple(mine.shape) != tuple(theirs.shape):
-            return (f"{label}: {name} has shape {tuple(mine.shape)}, expected {tuple(theirs.shape)}",
-                    "nn.Linear(in_features, out_features): layer i maps sizes[i] features to sizes[i + 1].")
+            return (tr("{label}: {name} has shape {shape}, expected {expected}", label=label, name=name,
+                       shape=tuple(mine.shape), expected=tuple(theirs.shape)),
+                    tr("nn.Linear(in_features, out_features): layer i maps sizes[i] features to sizes[i + 1]."))
     ref.load_state_dict(model.state_dict())
     x = torch.linspace(-2, 2, 5 * sizes[0]).reshape(5, sizes[0])
     got, error = guard.run(model, x)
@@ -149,13 +154,13 @@ def _stack_problem(cls, reference, sizes, torch):
         if found:
             why = ""
             if not differences(got.detach(), torch.relu(expected_out), grads=False):
-                why = "No ReLU after the last layer: the output must be able to be negative."
+                why = tr("No ReLU after the last layer: the output must be able to be negative.")
             else:
                 plain = x
                 for layer in ref.layers:
                     plain = layer(plain)
                 if not differences(got.detach(), plain, grads=False):
-                    why = "Apply torch.relu between the layers."
+                    why = tr("Apply torch.relu between the layers.")
             return found[0], why
     return None
 
@@ -164,9 +169,10 @@ def _stack_problem(cls, reference, sizes, torch):
 def check_stack(Stack):
     """Exercise 2: a Module class ``Stack(sizes)`` with its Linear layers in a registered ``self.layers``."""
     if is_stub(Stack):
-        return not_answered("a class Stack")
+        return not_answered(tr("a class Stack"))
     if not isinstance(Stack, type):
-        return wrong(f"`Stack` should be a class (a subclass of nn.Module); it is {kind(Stack)}.")
+        return wrong(tr("`{name}` should be a class (a subclass of nn.Module); it is {kind}.", name="Stack",
+                        kind=kind(Stack)))
     for index, (_, library) in enumerate(libraries()):
         cls, reference = class_on(library, Stack), class_on(library, solution.Stack)
         for sizes in STACK_SIZES:
@@ -176,7 +182,8 @@ def check_stack(Stack):
                 if index > 0:
                     return works_only_on_tensorlab("`Stack`", library, found)
                 return wrong(found + ".", why)
-    return correct("nn.ModuleList registers every layer it holds: parameters(), state_dict() and to() see them.")
+    return correct(tr("nn.ModuleList registers every layer it holds: parameters(), state_dict() and to() see "
+                      "them."))
 
 
 # -- exercise 3: load an old checkpoint into the new model -------------------------------------------------
@@ -204,27 +211,28 @@ def make_new_net(torch):
 def _convert_hint(message, result):
     keys = list(result.keys())
     if any(k.startswith("1.") for k in keys):
-        return ("The ReLU has a position in the Sequential too, though no parameters: count the positions "
-                "of the two Linears.")
+        return tr("The ReLU has a position in the Sequential too, though no parameters: count the positions "
+                  "of the two Linears.")
     if any(k.startswith(("hidden.", "out.")) for k in keys):
-        return ("Every key must be renamed: the Sequential names its layers by position (compare with "
-                "new_model.state_dict().keys()).")
+        return tr("Every key must be renamed: the Sequential names its layers by position (compare with "
+                  "new_model.state_dict().keys()).")
     if "size mismatch" in message:
-        return ("A value went under the wrong layer's name: match the layers by their shapes (hidden maps "
-                "4 -> 8, out maps 8 -> 2).")
+        return tr("A value went under the wrong layer's name: match the layers by their shapes (hidden maps "
+                  "4 -> 8, out maps 8 -> 2).")
     if "Missing" in message:
-        return "Keep every entry of the old state -- weights and biases -- under its new name."
-    return "Only the names change: each value goes under its new key."
+        return tr("Keep every entry of the old state -- weights and biases -- under its new name.")
+    return tr("Only the names change: each value goes under its new key.")
 
 
 @always_a_verdict
 def check_convert(convert):
     """Exercise 3: ``convert(state)`` renames OldNet's keys so the Sequential loads them (strict)."""
-    what = "a function body that returns a new dict with the keys renamed"
+    what = tr("a function body that returns a new dict with the keys renamed")
     if is_stub(convert):
         return not_answered(what)
     if not callable(convert):
-        return wrong(f"`convert` should be a function ({what}); it is {kind(convert)}.")
+        return wrong(tr("`{name}` should be a function ({what}); it is {kind}.", name="convert", what=what,
+                        kind=kind(convert)))
     for index, (_, library) in enumerate(libraries()):
         library.manual_seed(0)
         old, new = make_old_net(library), make_new_net(library)
@@ -232,38 +240,39 @@ def check_convert(convert):
         before = guard.snapshot(state)
         result, error = guard.run(on(library, convert), state)
         if error is not None:
-            found, why = raised(error, "Loop over state.items() and build a new dict: {new_key: value}.",
+            found, why = raised(error, tr("Loop over state.items() and build a new dict: {new_key: value}."),
                                 "`convert`")
             return wrong(f"{found}.", why)
         if index == 0 and result is Ellipsis:
             return not_answered(what)
         changed = guard.changes(before, state, "state")
         if changed:
-            return wrong(f"`convert` changed its input in place: {changed[0]}.",
-                         "Leave `state` as it is (the old model's checkpoint) and build a new dict with the "
-                         "new keys.")
+            return wrong(tr("`convert` changed its input in place: {change}.", change=changed[0]),
+                         tr("Leave `state` as it is (the old model's checkpoint) and build a new dict with the "
+                            "new keys."))
         if result is None:
-            return wrong("`convert` returned None.", "Did you forget `return`? (Changing the keys of a dict "
-                                                     "while looping over it does not work either.)")
+            return wrong(tr("`convert` returned None."), tr("Did you forget `return`? (Changing the keys of a dict "
+                                                            "while looping over it does not work either.)"))
         if not hasattr(result, "keys"):
-            return wrong(f"`convert` returned {kind(result)}; load_state_dict needs a dict of tensors.")
+            return wrong(tr("`convert` returned {kind}; load_state_dict needs a dict of tensors.", kind=kind(result)))
         try:
             new.load_state_dict(result)
         except RuntimeError as error:
             message = str(error)
             first = " ".join(line.strip() for line in message.split("\n\t")[1:]) or message
-            found = f"new_model.load_state_dict(convert(state)) raised RuntimeError: {first}"
+            found = tr("new_model.load_state_dict(convert(state)) raised RuntimeError: {error}", error=first)
             if index > 0:
-                return wrong(f"`convert` works on {TENSORLAB} but not on {library_name(library)}: {found}",
-                             "PyTorch is the reference (please report the difference).")
+                return wrong(tr("`convert` works on {tensorlab} but not on {library}: {found}", tensorlab=TENSORLAB,
+                                library=library_name(library), found=found),
+                             tr("PyTorch is the reference (please report the difference)."))
             return wrong(found, _convert_hint(message, result))
         x = library.linspace(-1, 1, 12).reshape(3, 4)
         with library.no_grad():
             found = differences(new(x), old(x), where="new_model(x)", grads=False)
         if found:
-            return wrong(f"{found[0]} (after loading, it should compute what old_model(x) computes).",
-                         "Did a value go under the wrong layer's name?")
-    return correct("load_state_dict matches tensors by name: rename the keys and any checkpoint loads.")
+            return wrong(tr("{found} (after loading, it should compute what old_model(x) computes).", found=found[0]),
+                         tr("Did a value go under the wrong layer's name?"))
+    return correct(tr("load_state_dict matches tensors by name: rename the keys and any checkpoint loads."))
 
 
 # -- exercise 4: one body, a head per task ---------------------------------------------------------------
@@ -289,22 +298,25 @@ def _names_hint(names, expected, model, torch):
     plain = _plain_containers(model, torch)
     if plain:
         attr, value = next(iter(plain.items()))
-        what = "layers" if all(isinstance(v, torch.nn.Module) for v in
-                               (value.values() if isinstance(value, dict) else value)) else "Parameters"
-        return (f"`{attr}` is a Python {type(value).__name__}: Module.__setattr__ does not look inside it, so its "
-                f"{what} are never registered. nn has a container for a dict of {what} that registers each one "
-                "under its key.")
+        if all(isinstance(v, torch.nn.Module) for v in (value.values() if isinstance(value, dict) else value)):
+            return tr("`{attr}` is a Python {kind}: Module.__setattr__ does not look inside it, so its layers are "
+                      "never registered. nn has a container for a dict of layers that registers each one under its "
+                      "key.", attr=attr, kind=type(value).__name__)
+        return tr("`{attr}` is a Python {kind}: Module.__setattr__ does not look inside it, so its Parameters are "
+                  "never registered. nn has a container for a dict of Parameters that registers each one under its "
+                  "key.", attr=attr, kind=type(value).__name__)
     if set(names) == set(expected):
-        return "The right names in another order: build each container in the order of `tasks`."
+        return tr("The right names in another order: build each container in the order of `tasks`.")
     prefixes = {n.split(".")[0] for n in names}
     for attr in ("body", "heads", "temperature"):
         if attr not in prefixes:
-            return f"No parameter's name starts with `{attr}.`: keep that part in `self.{attr}`, as the exercise says."
+            return tr("No parameter's name starts with `{attr}.`: keep that part in `self.{attr}`, as the exercise "
+                      "says.", attr=attr)
     if any(n.split(".")[1].isdigit() for n in names if n.split(".")[0] in ("heads", "temperature")):
-        return ("Keyed by the task's name, not by position: a dict container gives `heads.<task>.weight`, a list "
-                "`heads.0.weight`.")
+        return tr("Keyed by the task's name, not by position: a dict container gives `heads.<task>.weight`, a list "
+                  "`heads.0.weight`.")
     extra = sorted(set(names) - set(expected))
-    return f"Names that should not be there: {', '.join(extra)}." if extra else ""
+    return tr("Names that should not be there: {names}.", names=", ".join(extra)) if extra else ""
 
 
 def _multitask_problem(cls, reference, tasks, torch):
@@ -322,21 +334,25 @@ def _multitask_problem(cls, reference, tasks, torch):
         if out is Ellipsis:                         # the lesson's stub: __init__ and forward still `...`
             return "stub", ""
     if names != expected:
-        return (f"{label}.named_parameters() gives {names}" if names else f"{label}.parameters() is empty",
+        return ((tr("{label}.named_parameters() gives {names}", label=label, names=names) if names else
+                 tr("{label}.parameters() is empty", label=label)),
                 _names_hint(names, expected, model, torch))
     keys, expected_keys = list(model.state_dict()), list(ref.state_dict())
     if keys != expected_keys:
-        return (f"{label}.state_dict() has the keys {keys}, PyTorch's reference {expected_keys}",
-                "Keep only the body, the heads and the temperatures in the model: no extra buffers.")
+        return (tr("{label}.state_dict() has the keys {keys}, PyTorch's reference {expected}", label=label,
+                   keys=keys, expected=expected_keys),
+                tr("Keep only the body, the heads and the temperatures in the model: no extra buffers."))
     for (name, mine), (_, theirs) in zip(model.named_parameters(), ref.named_parameters()):
         if tuple(mine.shape) != tuple(theirs.shape):
-            why = ("A temperature is one scalar: nn.Parameter(torch.ones(())), shape ()."
+            why = (tr("A temperature is one scalar: nn.Parameter(torch.ones(())), shape ().")
                    if name.startswith("temperature") else
-                   "nn.Linear(in_features, out_features): the body maps in_features to hidden, each head hidden "
-                   "to its task's number of outputs.")
-            return f"{label}: {name} has shape {tuple(mine.shape)}, expected {tuple(theirs.shape)}", why
+                   tr("nn.Linear(in_features, out_features): the body maps in_features to hidden, each head hidden "
+                      "to its task's number of outputs."))
+            return tr("{label}: {name} has shape {shape}, expected {expected}", label=label, name=name,
+                      shape=tuple(mine.shape), expected=tuple(theirs.shape)), why
         if name.startswith("temperature") and differences(mine.detach(), theirs.detach(), grads=False):
-            return f"{label}: {name} starts at {mine.detach().tolist()}", "Each temperature starts at 1."
+            return (tr("{label}: {name} starts at {value}", label=label, name=name, value=mine.detach().tolist()),
+                    tr("Each temperature starts at 1."))
     with torch.no_grad():
         for i, name in enumerate(tasks):           # temperatures away from 1, so that the division shows
             model.temperature[name].fill_(0.5 + i)
@@ -345,23 +361,23 @@ def _multitask_problem(cls, reference, tasks, torch):
     for name in tasks:
         got, error = guard.run(model, x, name)
         if error is not None:
-            return raised(error, "forward(x, task) picks the task's head and temperature by its name.",
+            return raised(error, tr("forward(x, task) picks the task's head and temperature by its name."),
                           subject=f"{label}(x, {name!r})")
         expected_out = ref(x, name)
         found = differences(got.detach() if is_tensor(got) else got, expected_out.detach(),
                             where=f"{label}(x, {name!r})", grads=False)
         if found:
             hidden = torch.relu(ref.body(x))
-            why = "forward(x, task) = heads[task](relu(body(x))) / temperature[task]."
+            why = tr("forward(x, task) = heads[task](relu(body(x))) / temperature[task].")
             with torch.no_grad():
                 if is_tensor(got) and tuple(got.shape) == tuple(expected_out.shape):
                     if not differences(got.detach(), ref.heads[name](hidden), grads=False):
-                        why = "Divide the head's output by the task's temperature."
+                        why = tr("Divide the head's output by the task's temperature.")
                     elif not differences(got.detach(), ref.heads[name](ref.body(x)) / ref.temperature[name],
                                          grads=False):
-                        why = "Apply torch.relu to the body's output before the head."
+                        why = tr("Apply torch.relu to the body's output before the head.")
                     elif not differences(got.detach(), ref.heads[name](hidden) * ref.temperature[name], grads=False):
-                        why = "Divide by the temperature; do not multiply."
+                        why = tr("Divide by the temperature; do not multiply.")
             return found[0], why
     return None
 
@@ -370,11 +386,12 @@ def _multitask_problem(cls, reference, tasks, torch):
 def check_multitask(MultiTask):
     """Exercise 4: ``MultiTask(in_features, hidden, tasks)`` with its heads in an ``nn.ModuleDict`` and its
     temperatures in an ``nn.ParameterDict``, keyed by task: names, state_dict keys and outputs as PyTorch's."""
-    what = "code in MultiTask's __init__ (body, heads, temperature) and forward"
+    what = tr("code in MultiTask's __init__ (body, heads, temperature) and forward")
     if is_stub(MultiTask):
         return not_answered(what)
     if not isinstance(MultiTask, type):
-        return wrong(f"`MultiTask` should be a class (a subclass of nn.Module); it is {kind(MultiTask)}.")
+        return wrong(tr("`{name}` should be a class (a subclass of nn.Module); it is {kind}.", name="MultiTask",
+                        kind=kind(MultiTask)))
     for index, (_, library) in enumerate(libraries()):
         cls, reference = class_on(library, MultiTask), class_on(library, solution.MultiTask)
         for tasks in TASK_SETS:
@@ -386,5 +403,5 @@ def check_multitask(MultiTask):
                 if index > 0:
                     return works_only_on_tensorlab("`MultiTask`", library, found)
                 return wrong(found + ".", why)
-    return correct("nn.ModuleDict and nn.ParameterDict register what they hold under its key: the task names "
-                   "are in named_parameters(), state_dict() and every checkpoint.")
+    return correct(tr("nn.ModuleDict and nn.ParameterDict register what they hold under its key: the task names "
+                      "are in named_parameters(), state_dict() and every checkpoint."))
