@@ -348,6 +348,6 @@ def check_standardize(Standardize):
                 found = f"{label}: {found}"
             if index > 0:
                 return works_only_on_tensorlab("`Standardize`", library, found)
-            return wrong(found + ".", why)
+            return wrong(tr("{found}.", found=found), why)
     return correct(tr("register_buffer for state that is kept but not learned, nn.Parameter for what training "
                       "changes: both are saved in state_dict() and converted by .to()."))

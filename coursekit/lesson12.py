@@ -181,7 +181,7 @@ def check_stack(Stack):
                 found, why = problem
                 if index > 0:
                     return works_only_on_tensorlab("`Stack`", library, found)
-                return wrong(found + ".", why)
+                return wrong(tr("{found}.", found=found), why)
     return correct(tr("nn.ModuleList registers every layer it holds: parameters(), state_dict() and to() see "
                       "them."))
 
@@ -242,7 +242,7 @@ def check_convert(convert):
         if error is not None:
             found, why = raised(error, tr("Loop over state.items() and build a new dict: {new_key: value}."),
                                 "`convert`")
-            return wrong(f"{found}.", why)
+            return wrong(tr("{found}.", found=found), why)
         if index == 0 and result is Ellipsis:
             return not_answered(what)
         changed = guard.changes(before, state, "state")
@@ -402,6 +402,6 @@ def check_multitask(MultiTask):
                     return not_answered(what)
                 if index > 0:
                     return works_only_on_tensorlab("`MultiTask`", library, found)
-                return wrong(found + ".", why)
+                return wrong(tr("{found}.", found=found), why)
     return correct(tr("nn.ModuleDict and nn.ParameterDict register what they hold under its key: the task names "
                       "are in named_parameters(), state_dict() and every checkpoint."))

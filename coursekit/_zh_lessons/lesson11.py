@@ -163,4 +163,5 @@ ZH = {
     "register_buffer for state that is kept but not learned, nn.Parameter for what training changes: both are "
     "saved in state_dict() and converted by .to().":
         "要保存但不学习的状态用 register_buffer，训练要改变的用 nn.Parameter：两者都会存进 state_dict()，也都会被 .to() 转换。",
+    "{found}.": "{found}。",
 }

@@ -138,4 +138,5 @@ ZH = {
     "named_parameters(), state_dict() and every checkpoint.":
         "nn.ModuleDict 和 nn.ParameterDict 把它们持有的东西注册在各自的键下：任务名出现在 named_parameters()、"
         "state_dict() 和每一个检查点里。",
+    "{found}.": "{found}。",
 }
