@@ -6,6 +6,7 @@ coursekit/solutions/lesson05.py).
 """
 from .check import Case, Question, check_function, check_predictions
 from .compare import is_tensor, shares_memory
+from .language import tr
 from .solutions import lesson05 as solution
 
 
@@ -23,39 +24,39 @@ _ADVANCED = ("A list or tensor of indices is *advanced* indexing: the picked ele
 
 VIEW_QUESTIONS = [
     Question("x[1]", _shares(lambda torch, x: x[1]),
-             "An integer index selects: the row starts at offset 4 and keeps stride 1 -- a view."),
+             tr("An integer index selects: the row starts at offset 4 and keeps stride 1 -- a view.")),
     Question("x[:, 1]", _shares(lambda torch, x: x[:, 1]),
-             "A column is every 4th element from offset 1: one stride describes it, so it is a view."),
+             tr("A column is every 4th element from offset 1: one stride describes it, so it is a view.")),
     Question("x[::2, 1:]", _shares(lambda torch, x: x[::2, 1:]),
-             "Slices, even with a step, only change offset, shape and strides: always a view."),
-    Question("x[[0, 2]]", _shares(lambda torch, x: x[[0, 2]]), _ADVANCED),
+             tr("Slices, even with a step, only change offset, shape and strides: always a view.")),
+    Question("x[[0, 2]]", _shares(lambda torch, x: x[[0, 2]]), tr(_ADVANCED)),
     Question("x[x > 5]", _shares(lambda torch, x: x[x > 5]),
-             "A mask picks a data-dependent set of elements into a new 1-d tensor: a copy."),
+             tr("A mask picks a data-dependent set of elements into a new 1-d tensor: a copy.")),
     Question("x.flip(0)", _shares(lambda torch, x: x.flip(0)),
-             "Reversing would need a negative stride, which PyTorch does not have: flip copies."),
+             tr("Reversing would need a negative stride, which PyTorch does not have: flip copies.")),
     Question("x[1, 2]", _shares(lambda torch, x: x[1, 2]),
-             "Indexing every dimension with an integer gives a 0-d tensor that still points into x's "
-             "storage (offset 6): a view. .item() is what copies the number out."),
+             tr("Indexing every dimension with an integer gives a 0-d tensor that still points into x's "
+                "storage (offset 6): a view. .item() is what copies the number out.")),
     Question("x[..., None]", _shares(lambda torch, x: x[..., None]),
-             "None adds a dimension of size 1 (like unsqueeze): only the shape and strides change."),
+             tr("None adds a dimension of size 1 (like unsqueeze): only the shape and strides change.")),
 ]
 
 
 def check_views(answer):
     """Exercise 1: 8 booleans, True where the result shares x's memory."""
     return check_predictions(answer, VIEW_QUESTIONS,
-                             what="a tuple of 8 booleans (True: a view that shares x's memory), one per "
-                                  "line of the table",
-                             note="Slices and integers give views; index tensors, masks and flip copy.")
+                             what=tr("a tuple of 8 booleans (True: a view that shares x's memory), one per "
+                                     "line of the table"),
+                             note=tr("Slices and integers give views; index tensors, masks and flip copy."))
 
 
 # -- exercise 2: gather ------------------------------------------------------------------------------
 
 PICK_CASES = [
-    Case("logits of shape (3, 4), labels = [1, 2, 3]",
+    Case(tr("logits of shape {shape}, {labels}", shape=(3, 4), labels="labels = [1, 2, 3]"),
          lambda torch: (torch.tensor([[0.1, 0.7, 0.1, 0.1], [0.5, 0.3, 0.1, 0.1], [0.2, 0.2, 0.2, 0.4]]),
                         torch.tensor([1, 2, 3]))),
-    Case("logits of shape (2, 3), labels = [0, 0]",
+    Case(tr("logits of shape {shape}, {labels}", shape=(2, 3), labels="labels = [0, 0]"),
          lambda torch: (torch.tensor([[1., 2., 3.], [4., 5., 6.]]), torch.tensor([0, 0]))),
 ]
 
@@ -63,31 +64,31 @@ PICK_CASES = [
 def _diagnose_pick(got, expected, args, torch):
     logits, labels = args
     if isinstance(got, RuntimeError) and "same number of dimensions" in str(got):
-        return ("gather's index must have as many dims as the input: labels has shape (N,), logits "
-                "(N, C). labels.unsqueeze(1) makes it (N, 1) -- one column to pick per row.")
+        return (tr("gather's index must have as many dims as the input: labels has shape (N,), logits "
+                   "(N, C). labels.unsqueeze(1) makes it (N, 1) -- one column to pick per row."))
     if isinstance(got, Exception) and "out of bounds for dimension 0" in str(got):
-        return ("Along dim 0, gather picks a *row* for each column, so the labels were used as row numbers. "
-                "A label chooses a column within each row: gather along dim 1, which picks within each row.")
+        return (tr("Along dim 0, gather picks a *row* for each column, so the labels were used as row numbers. "
+                   "A label chooses a column within each row: gather along dim 1, which picks within each row."))
     if isinstance(got, Exception) or not is_tensor(got):
         return None
     n = len(labels)
     if tuple(got.shape) == (n, n):
-        return ("logits[:, labels] takes *every* label's column for *every* row: (N, N). To pair row i "
-                "with labels[i], index the rows too, with a tensor of row numbers -- or use gather.")
+        return (tr("logits[:, labels] takes *every* label's column for *every* row: (N, N). To pair row i "
+                   "with labels[i], index the rows too, with a tensor of row numbers -- or use gather."))
     if tuple(got.shape) == (n, 1):
-        return "Right values, one dim too many: gather's output has the index's shape (N, 1); squeeze(1)."
+        return tr("Right values, one dim too many: gather's output has the index's shape (N, 1); squeeze(1).")
     if tuple(got.shape) == (1, n):
-        return ("gather along dim 0 picks a *row* for each column. The label chooses a column within each "
-                "row: gather along dim 1, which picks within each row.")
+        return (tr("gather along dim 0 picks a *row* for each column. The label chooses a column within each "
+                   "row: gather along dim 1, which picks within each row."))
     return None
 
 
 def check_pick(pick):
     """Exercise 2: ``pick(logits, labels)`` returns logits[i, labels[i]] for every row i."""
     return check_function(pick, solution.pick, PICK_CASES, name="pick",
-                          what="a function body that returns each row's logit at its label, shape (N,)",
+                          what=tr("a function body that returns each row's logit at its label, shape (N,)"),
                           diagnoses=[_diagnose_pick],
-                          note="out[i][j] = logits[i][index[i][j]]: gather along dim 1 picks within each row.")
+                          note=tr("out[i][j] = logits[i][index[i][j]]: gather along dim 1 picks within each row."))
 
 
 # -- exercise 3: adding into positions -------------------------------------------------------------
@@ -105,31 +106,31 @@ def _diagnose_sum(got, expected, args, torch):
     if isinstance(got, Exception) or not is_tensor(got):
         return None
     if got.dim() == 1 and len(got) < num_classes:
-        return ("The last classes have no values here, so the result stops early: make room for all "
-                "num_classes (start from zeros(num_classes), or bincount's minlength=).")
+        return (tr("The last classes have no values here, so the result stops early: make room for all "
+                   "num_classes (start from zeros(num_classes), or bincount's minlength=)."))
     if tuple(got.shape) != (num_classes,):
         return None
     if got.dtype == torch.int64 and bool((got == torch.bincount(labels, minlength=num_classes)).all()):
-        return ("Those are counts: bincount counts occurrences. To add the values, pass them as "
-                "weights=values -- or add them in with index_add_ / scatter_add_.")
+        return (tr("Those are counts: bincount counts occurrences. To add the values, pass them as "
+                   "weights=values -- or add them in with index_add_ / scatter_add_."))
     if got.dtype != values.dtype:
-        return f"The sums should keep the values' dtype ({values.dtype})."
+        return tr("The sums should keep the values' dtype ({dtype}).", dtype=values.dtype)
     repeated = torch.bincount(labels, minlength=num_classes) > 1
     if bool(repeated.any()) and bool((got[~repeated] == expected[~repeated]).all()):
-        return ("Only the classes that occur more than once are off: `out[labels] += values` (and "
-                "scatter_) *write* once per position, so one value of a repeated class wins instead of "
-                "all being added. index_add_ and scatter_add_ accumulate every occurrence.")
+        return (tr("Only the classes that occur more than once are off: `out[labels] += values` (and "
+                   "scatter_) *write* once per position, so one value of a repeated class wins instead of "
+                   "all being added. index_add_ and scatter_add_ accumulate every occurrence."))
     return None
 
 
 def check_sum_by_class(sum_by_class):
     """Exercise 3: ``sum_by_class(values, labels, num_classes)``: per-class sums of values."""
     return check_function(sum_by_class, solution.sum_by_class, SUM_CASES, name="sum_by_class",
-                          what="a function body that returns the sum of the values of each class, "
-                               "shape (num_classes,)",
+                          what=tr("a function body that returns the sum of the values of each class, "
+                                  "shape (num_classes,)"),
                           diagnoses=[_diagnose_sum],
-                          note="index_add_ and scatter_add_ add once per occurrence, repeated indices "
-                               "included (bincount(labels, weights=values) too).")
+                          note=tr("index_add_ and scatter_add_ add once per occurrence, repeated indices "
+                                  "included (bincount(labels, weights=values) too)."))
 
 
 # -- exercise 4: undo a sort --------------------------------------------------------------------------
@@ -152,18 +153,18 @@ def _diagnose_unsort(got, expected, args, torch):
     if isinstance(got, Exception) or not is_tensor(got) or got.shape != values.shape:
         return None
     if bool((got == values[indices]).all()):
-        return ("values[indices] (or gather) applies the permutation a second time. indices[k] says where "
-                "values[k] came *from*: put it back there (scatter writes to positions), or index with "
-                "the inverse permutation (argsort of a permutation gives it).")
+        return (tr("values[indices] (or gather) applies the permutation a second time. indices[k] says where "
+                   "values[k] came *from*: put it back there (scatter writes to positions), or index with "
+                   "the inverse permutation (argsort of a permutation gives it)."))
     if bool((got == values).all()):
-        return "That is still the sorted order: each values[k] must go back to position indices[k]."
+        return tr("That is still the sorted order: each values[k] must go back to position indices[k].")
     return None
 
 
 def check_unsort(unsort):
     """Exercise 4: ``unsort(values, indices)`` rebuilds the tensor that was sorted."""
     return check_function(unsort, solution.unsort, UNSORT_CASES, name="unsort",
-                          what="a function body that returns the original tensor, rebuilt from values and indices",
+                          what=tr("a function body that returns the original tensor, rebuilt from values and indices"),
                           diagnoses=[_diagnose_unsort],
-                          note="gather reads from positions (out[k] = src[index[k]]); scatter writes to them "
-                               "(out[index[k]] = src[k]) -- each undoes the other.")
+                          note=tr("gather reads from positions (out[k] = src[index[k]]); scatter writes to them "
+                                  "(out[index[k]] = src[k]) -- each undoes the other."))
