@@ -11,10 +11,72 @@
              puts it.
 """
 import importlib
+import types
 
 from .check import Case, Question, check_function, check_predictions
 from .compare import differences, is_tensor
 from .solutions import lesson24 as solution
+
+
+# -- answers that name the transforms (``from torch.func import vmap``) ----------------------------
+# coursekit.libs.on re-creates an answer for PyTorch by mapping the *modules* it names (torch.func.vmap
+# works as it is); a transform imported by name is a function of one library. ``_portable`` maps those
+# too: each becomes a stand-in that picks the library of the tensors or modules it is called with.
+
+_TRANSFORMS = ("vmap", "grad", "grad_and_value", "jacrev", "jacfwd", "hessian")   # return functions
+_DIRECT = ("vjp", "jvp", "functional_call", "stack_module_state")                  # return results
+
+
+def _library_of(values):
+    """tensorlab or torch: the library of the first tensor or Module found in ``values`` (pytrees)."""
+    stack = list(values)
+    while stack:
+        v = stack.pop(0)
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif is_tensor(v) or hasattr(v, "named_parameters"):
+            return importlib.import_module(type(v).__module__.split(".")[0])
+    return importlib.import_module("tensorlab")
+
+
+def _stand_in(name):
+    if name in _DIRECT:
+        def direct(*args, **kwargs):
+            return getattr(_library_of(args).func, name)(*args, **kwargs)
+        return direct
+
+    def transform(*targs, **tkwargs):
+        def transformed(*args, **kwargs):
+            return getattr(_library_of(args).func, name)(*targs, **tkwargs)(*args, **kwargs)
+        return transformed
+    return transform
+
+
+def _is_transform(value, name):
+    for top in ("tensorlab", "torch"):
+        try:
+            if value is getattr(importlib.import_module(f"{top}.func"), name):
+                return True
+        except (ImportError, AttributeError):
+            continue
+    return False
+
+
+def _portable(answer):
+    """``answer`` with every transform it names through a global (``vmap``, ``grad``...) replaced by a
+    stand-in that works on either library; anything else unchanged."""
+    if not isinstance(answer, types.FunctionType):
+        return answer
+    names = dict(answer.__globals__)
+    for key, value in answer.__globals__.items():
+        for name in _TRANSFORMS + _DIRECT:
+            if callable(value) and _is_transform(value, name):
+                names[key] = _stand_in(name)
+    copy = types.FunctionType(answer.__code__, names, answer.__name__, answer.__defaults__, answer.__closure__)
+    copy.__kwdefaults__ = answer.__kwdefaults__
+    return copy
 
 
 def _func(torch):
@@ -87,7 +149,7 @@ def _diagnose_norms(got, expected, args, torch):
 
 def check_per_sample_grad_norms(per_sample_grad_norms):
     """Exercise 1: ``per_sample_grad_norms(model, x, y)`` -- one gradient norm per sample, by vmap and grad."""
-    return check_function(per_sample_grad_norms, solution.per_sample_grad_norms, NORM_CASES,
+    return check_function(_portable(per_sample_grad_norms), solution.per_sample_grad_norms, NORM_CASES,
                           name="per_sample_grad_norms",
                           what="a function body that returns one gradient norm per sample, with vmap, grad and "
                                "functional_call",
@@ -127,7 +189,7 @@ def _diagnose_distances(got, expected, args, torch):
 
 def check_pairwise_distances(pairwise_distances):
     """Exercise 2: ``pairwise_distances(a, b)``, the (N, M) matrix of Euclidean distances, by nested vmaps."""
-    return check_function(pairwise_distances, solution.pairwise_distances, DISTANCE_CASES,
+    return check_function(_portable(pairwise_distances), solution.pairwise_distances, DISTANCE_CASES,
                           name="pairwise_distances",
                           what="a function body that returns the (N, M) distances, from a function of one pair and "
                                "two vmaps",

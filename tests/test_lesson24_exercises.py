@@ -159,3 +159,35 @@ def test_one_vmap_on_equal_sizes_gives_only_the_diagonal(mode):
 ])
 def test_wrong_predictions(mode, answer, phrases):
     assert_rejected(check.check_vmap_shapes(answer), phrases)
+
+
+# -- transforms imported by name, as the lesson's first cell does ---------------------------------------
+
+from tensorlab.func import functional_call, grad, vmap  # noqa: E402 - the names a learner's answer uses
+
+
+def _norms_with_imported_names(model, x, y):
+    params = {name: p.detach() for name, p in model.named_parameters()}
+
+    def loss(params, xi, yi):
+        return torch.nn.functional.mse_loss(functional_call(model, params, (xi,)), yi)
+    grads = vmap(grad(loss), in_dims=(None, 0, 0))(params, x, y)
+    return torch.cat([g.flatten(1) for g in grads.values()], dim=1).norm(dim=1)
+
+
+def _distances_with_imported_names(a, b):
+    return vmap(vmap(lambda u, v: (u - v).norm(), in_dims=(None, 0)), in_dims=(0, None))(a, b)
+
+
+def test_transforms_imported_by_name_run_on_either_library(mode):
+    assert check.check_per_sample_grad_norms(_norms_with_imported_names)
+    assert check.check_pairwise_distances(_distances_with_imported_names)
+
+
+def test_pytorchs_own_transforms_imported_by_name_work_too(mode):
+    real = pytest.importorskip("torch")
+    namespace = {"torch": torch, "vmap": real.func.vmap}
+    exec("def pairwise_distances(a, b):\n"
+         "    return vmap(vmap(lambda u, v: ((u - v) ** 2).sum().sqrt(), in_dims=(None, 0)), in_dims=(0, None))(a, b)\n",
+         namespace)
+    assert check.check_pairwise_distances(namespace["pairwise_distances"])

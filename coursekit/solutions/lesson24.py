@@ -1,7 +1,7 @@
 """Reference solutions of course/24_function_transforms.ipynb's exercises (checks: coursekit/lesson24.py).
 
-The transforms are spelled ``torch.func.vmap`` (not imported by name), so that the checks can run the
-same code on PyTorch's ``torch.func`` too."""
+The transforms are spelled ``torch.func.vmap`` here; a learner's answer may import them by name too
+(the checks make either spelling run on both libraries)."""
 import tensorlab as torch
 
 
