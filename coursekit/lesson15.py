@@ -9,6 +9,7 @@ from . import guard
 from .check import (Case, Question, always_a_verdict, check_function, check_predictions, correct, is_stub,
                     not_answered, raised, ramp, works_only_on_tensorlab, wrong)
 from .compare import differences, is_tensor, kind
+from .language import tr
 from .libs import class_on, libraries
 from .solutions import lesson15 as solution
 
@@ -23,7 +24,7 @@ def _hint(text, **mistakes):
     """A hint; ``mistakes`` maps the repr of a typical wrong prediction to its own hint."""
     def hint(got, truth):
         if isinstance(got, int) and not isinstance(got, bool) and got == truth:
-            return "The number is right; write it as a float (.item() of a float tensor is a Python float)."
+            return tr("The number is right; write it as a float (.item() of a float tensor is a Python float).")
         return mistakes.get(repr(got), text)
     return hint
 
@@ -33,48 +34,48 @@ _BN_DIMS = ("BatchNorm2d computes one mean per *channel*, over the batch and all
 
 NORM_QUESTIONS = [
     Question("nn.BatchNorm2d(3).running_mean.shape", lambda torch: tuple(torch.nn.BatchNorm2d(3).running_mean.shape),
-             "BatchNorm2d(C) keeps one running mean per channel -- not per pixel or per sample."),
+             tr("BatchNorm2d(C) keeps one running mean per channel -- not per pixel or per sample.")),
     Question("nn.LayerNorm([5, 5]).weight.shape", lambda torch: tuple(torch.nn.LayerNorm([5, 5]).weight.shape),
-             _hint("LayerNorm learns one scale per element of normalized_shape.",
-                   **{"(5,)": "normalized_shape names all the trailing dims LayerNorm normalizes over: it learns "
-                              "one scale for every element of them, kept in that shape."})),
+             _hint(tr("LayerNorm learns one scale per element of normalized_shape."),
+                   **{"(5,)": tr("normalized_shape names all the trailing dims LayerNorm normalizes over: it learns "
+                                 "one scale for every element of them, kept in that shape.")})),
     Question("nn.BatchNorm2d(3)(x).mean(dim=(0, 2, 3)).abs().max().item() < 1e-4",
              lambda torch: torch.nn.BatchNorm2d(3)(_x(torch)).mean(dim=(0, 2, 3)).abs().max().item() < 1e-4,
-             _BN_DIMS),
+             tr(_BN_DIMS)),
     Question("nn.BatchNorm2d(3)(x).mean(dim=(1, 2, 3)).abs().max().item() < 1e-4",
              lambda torch: torch.nn.BatchNorm2d(3)(_x(torch)).mean(dim=(1, 2, 3)).abs().max().item() < 1e-4,
-             _BN_DIMS),
+             tr(_BN_DIMS)),
     Question("nn.LayerNorm([5, 5])(x).mean(dim=(2, 3)).abs().max().item() < 1e-4",
              lambda torch: torch.nn.LayerNorm([5, 5])(_x(torch)).mean(dim=(2, 3)).abs().max().item() < 1e-4,
-             "LayerNorm([5, 5]) normalizes over the last two dims, separately for every (sample, channel): "
-             "each 5 x 5 plane has mean ~0."),
+             tr("LayerNorm([5, 5]) normalizes over the last two dims, separately for every (sample, channel): "
+                "each 5 x 5 plane has mean ~0.")),
     Question("nn.Dropout(p=0.2)(torch.ones(1000)).max().item()",
              lambda torch: torch.nn.Dropout(p=0.2)(torch.ones(1000)).max().item(),
-             _hint("In training, the survivors are scaled by 1 / (1 - p).",
-                   **{"1.0": "A new module is in training mode: the survivors are scaled by 1 / (1 - p), so that "
-                             "the expected value stays 1.",
-                      "0.8": "The survivors are *divided* by (1 - p), not multiplied: 1 / 0.8."})),
+             _hint(tr("In training, the survivors are scaled by 1 / (1 - p)."),
+                   **{"1.0": tr("A new module is in training mode: the survivors are scaled by 1 / (1 - p), so that "
+                                "the expected value stays 1."),
+                      "0.8": tr("The survivors are *divided* by (1 - p), not multiplied: 1 / 0.8.")})),
     Question("nn.Dropout(p=0.2).eval()(torch.ones(1000)).max().item()",
              lambda torch: torch.nn.Dropout(p=0.2).eval()(torch.ones(1000)).max().item(),
-             _hint("In eval mode Dropout does nothing at all: no zeros, no scaling.")),
+             _hint(tr("In eval mode Dropout does nothing at all: no zeros, no scaling."))),
     Question('round(nn.init.kaiming_normal_(torch.empty(200, 800), nonlinearity="relu").std().item(), 2)',
              lambda torch: round(torch.nn.init.kaiming_normal_(torch.empty(200, 800),
                                                                nonlinearity="relu").std().item(), 2),
-             _hint("kaiming_normal_ for relu draws with std = sqrt(2 / fan_in), and fan_in of a weight "
-                   "[out, in] is its number of inputs.",
-                   **{"0.1": "fan_in is the number of *inputs* of each unit: the second size of a [out, in] "
-                             "weight, not the first.",
-                      "0.04": "For relu the gain is sqrt(2): std = sqrt(2 / fan_in), not sqrt(1 / fan_in).",
-                      "0.03": "For relu the gain is sqrt(2): std = sqrt(2 / fan_in), not sqrt(1 / fan_in)."})),
+             _hint(tr("kaiming_normal_ for relu draws with std = sqrt(2 / fan_in), and fan_in of a weight "
+                      "[out, in] is its number of inputs."),
+                   **{"0.1": tr("fan_in is the number of *inputs* of each unit: the second size of a [out, in] "
+                                "weight, not the first."),
+                      "0.04": tr("For relu the gain is sqrt(2): std = sqrt(2 / fan_in), not sqrt(1 / fan_in)."),
+                      "0.03": tr("For relu the gain is sqrt(2): std = sqrt(2 / fan_in), not sqrt(1 / fan_in).")})),
 ]
 
 
 def check_norm_predictions(answer):
     """Exercise 1: a tuple of 8 predictions (shapes as tuples, True/False, floats)."""
     return check_predictions(answer, NORM_QUESTIONS,
-                             what="a tuple of 8 predictions: shapes as tuples, True/False, floats",
-                             note="BatchNorm shares statistics across the batch, LayerNorm within a sample; "
-                                  "Dropout only acts in training.")
+                             what=tr("a tuple of 8 predictions: shapes as tuples, True/False, floats"),
+                             note=tr("BatchNorm shares statistics across the batch, LayerNorm within a sample; "
+                                     "Dropout only acts in training."))
 
 
 # -- exercise 2: the running statistics by hand -------------------------------------------------------------
@@ -82,9 +83,9 @@ def check_norm_predictions(answer):
 LESSON_X = [[1.0, 2.0, 3.0], [3.0, 6.0, 9.0], [5.0, 1.0, 0.0], [7.0, 3.0, 4.0]]
 
 RUNNING_CASES = [
-    Case("running_mean zeros(3), running_var ones(3), the lesson's x (4, 3), momentum 0.1",
+    Case(tr("running_mean zeros(3), running_var ones(3), the lesson's x (4, 3), momentum 0.1"),
          lambda torch: (torch.zeros(3), torch.ones(3), torch.tensor(LESSON_X), 0.1)),
-    Case("running_mean [1., -1.], running_var [2., 0.5], x of shape (6, 2), momentum 0.3",
+    Case(tr("running_mean [1., -1.], running_var [2., 0.5], x of shape (6, 2), momentum 0.3"),
          lambda torch: (torch.tensor([1.0, -1.0]), torch.tensor([2.0, 0.5]),
                         (ramp(torch, 6, 2) * 4).sin() * 3 + 1, 0.3)),
 ]
@@ -102,24 +103,25 @@ def _diagnose_running(got, expected, args, torch):
     running_mean, running_var, x, m = args
     if isinstance(got, Exception):
         if "must match the size" in str(got):
-            return "One statistic per feature (column): reduce over the batch, dim=0."
+            return tr("One statistic per feature (column): reduce over the batch, dim=0.")
         return None
     if not _pair(got):
-        return "Return a pair: (new running_mean, new running_var)."
+        return tr("Return a pair: (new running_mean, new running_var).")
     if any(tuple(g.shape) != tuple(running_mean.shape) for g in got):
-        return "One statistic per feature (column): reduce over the batch, dim=0."
+        return tr("One statistic per feature (column): reduce over the batch, dim=0.")
     mean, var, biased = x.mean(dim=0), x.var(dim=0), x.var(dim=0, unbiased=False)
     if _same_pair(got, m * running_mean + (1 - m) * mean, m * running_var + (1 - m) * var):
-        return ("momentum is the weight of the *new* batch statistic (the opposite of an optimizer's momentum): "
-                "running = (1 - momentum) * running + momentum * batch.")
+        return tr("momentum is the weight of the *new* batch statistic (the opposite of an optimizer's momentum): "
+                  "running = (1 - momentum) * running + momentum * batch.")
     if _same_pair(got, expected[0], (1 - m) * running_var + m * biased):
-        return ("running_var uses the *unbiased* variance of the batch (divide by N - 1: x.var(dim=0)), while the "
-                "normalization itself uses the biased one.")
+        return tr("running_var uses the *unbiased* variance of the batch (divide by N - 1: x.var(dim=0)), while the "
+                  "normalization itself uses the biased one.")
     if _same_pair(got, expected[0], (1 - m) * running_var + m * var.sqrt()) or \
             _same_pair(got, expected[0], (1 - m) * running_var + m * biased.sqrt()):
-        return "running_var holds a variance, not a standard deviation."
+        return tr("running_var holds a variance, not a standard deviation.")
     if _same_pair(got, mean, var) or _same_pair(got, mean, biased):
-        return "Those are the batch's statistics; the running ones are an average: keep (1 - momentum) of the old value."
+        return tr("Those are the batch's statistics; the running ones are an average: keep (1 - momentum) of the "
+                  "old value.")
     return None
 
 
@@ -127,11 +129,11 @@ def check_running_stats(update_running_stats):
     """Exercise 2: ``update_running_stats(running_mean, running_var, x, momentum)`` -> the new pair."""
     return check_function(update_running_stats, solution.update_running_stats, RUNNING_CASES,
                           name="update_running_stats", grads=False,
-                          what="a function body that returns (new running_mean, new running_var) after "
-                               "BatchNorm1d sees the batch x (N, C) in training mode",
+                          what=tr("a function body that returns (new running_mean, new running_var) after "
+                                  "BatchNorm1d sees the batch x (N, C) in training mode"),
                           diagnoses=[_diagnose_running],
-                          note="That is _update_running in tensorlab/ops/nn_norm.py: running = (1 - momentum) * "
-                               "running + momentum * batch, with the unbiased variance.")
+                          note=tr("That is _update_running in tensorlab/ops/nn_norm.py: running = (1 - momentum) * "
+                                  "running + momentum * batch, with the unbiased variance."))
 
 
 # -- exercise 3: BatchNorm in eval mode by hand ----------------------------------------------------------------
@@ -147,10 +149,10 @@ def _bn(torch, module, mean, var, weight, bias):
 
 
 EVAL_CASES = [
-    Case("the lesson's x (4, 3) and a BatchNorm1d(3) with running_var [4.0, 0.25, 1e-05]",
+    Case(tr("the lesson's x (4, 3) and a BatchNorm1d(3) with running_var [4.0, 0.25, 1e-05]"),
          lambda torch: (torch.tensor(LESSON_X), _bn(torch, torch.nn.BatchNorm1d, [0.5, -1.0, 2.0], [4.0, 0.25, 1e-5],
                                                     [2.0, 1.0, 0.5], [0.0, 1.0, -1.0]))),
-    Case("x of shape (2, 2, 3, 4) and a BatchNorm2d(2)",
+    Case(tr("x of shape (2, 2, 3, 4) and a BatchNorm2d(2)"),
          lambda torch: ((ramp(torch, 2, 2, 3, 4) * 5).cos() * 2,
                         _bn(torch, torch.nn.BatchNorm2d, [0.3, -0.2], [0.5, 2.0], [1.5, -1.0], [0.1, 0.2]))),
 ]
@@ -164,8 +166,8 @@ def _diagnose_eval(got, expected, args, torch):
     x, bn = args
     if isinstance(got, Exception):
         if "must match the size" in str(got):
-            return ("running_mean has shape (C,): against an (N, C, H, W) input it lines up with the *last* dim. "
-                    "Reshape the statistics and parameters to (1, C, 1, 1), or (1, C) for (N, C).")
+            return tr("running_mean has shape (C,): against an (N, C, H, W) input it lines up with the *last* dim. "
+                      "Reshape the statistics and parameters to (1, C, 1, 1), or (1, C) for (N, C).")
         return None
     if not is_tensor(got):
         return None
@@ -175,28 +177,28 @@ def _diagnose_eval(got, expected, args, torch):
     with torch.no_grad():
         batch = torch.nn.functional.batch_norm(x, None, None, bn.weight, bn.bias, True, 0.1, bn.eps)
         if _same(got, batch):
-            return ("That normalizes with the batch's own mean and variance -- what training mode does. In eval "
-                    "mode BatchNorm uses running_mean and running_var instead.")
+            return tr("That normalizes with the batch's own mean and variance -- what training mode does. In eval "
+                      "mode BatchNorm uses running_mean and running_var instead.")
         if _same(got, (x - mean) / var.sqrt() * weight + bias):
-            return ("Add eps inside the square root, sqrt(running_var + eps): it matters when a variance is tiny "
-                    "(one channel here has running_var 1e-05).")
+            return tr("Add eps inside the square root, sqrt(running_var + eps): it matters when a variance is tiny "
+                      "(one channel here has running_var 1e-05).")
         if _same(got, (x - mean) / (var + bn.eps) * weight + bias):
-            return "Divide by the standard deviation, sqrt(running_var + eps), not by the variance."
+            return tr("Divide by the standard deviation, sqrt(running_var + eps), not by the variance.")
         if _same(got, (x - mean) / (var + bn.eps).sqrt()):
-            return "Then scale by weight and shift by bias (the learned gamma and beta)."
+            return tr("Then scale by weight and shift by bias (the learned gamma and beta).")
         if _same(got, (x - mean) / (var + bn.eps).sqrt() * weight):
-            return "Then shift by bias (the learned beta)."
+            return tr("Then shift by bias (the learned beta).")
     return None
 
 
 def check_batchnorm_eval(batchnorm_eval):
     """Exercise 3: ``batchnorm_eval(x, bn)`` returns what ``bn.eval()(x)`` would, computed by hand."""
     return check_function(batchnorm_eval, solution.batchnorm_eval, EVAL_CASES, name="batchnorm_eval", grads=False,
-                          what="a function body that returns what bn.eval()(x) returns, computed from bn's "
-                               "running_mean, running_var, eps, weight and bias",
+                          what=tr("a function body that returns what bn.eval()(x) returns, computed from bn's "
+                                  "running_mean, running_var, eps, weight and bias"),
                           diagnoses=[_diagnose_eval],
-                          note="In eval mode BatchNorm is a fixed per-channel scale and shift: the same output "
-                               "for a sample whatever else is in the batch.")
+                          note=tr("In eval mode BatchNorm is a fixed per-channel scale and shift: the same output "
+                                  "for a sample whatever else is in the batch."))
 
 
 # -- exercise 4: ResNet's basic block -------------------------------------------------------------------------
@@ -235,14 +237,14 @@ def _block_variants(block, x, torch):
     identity = x if block.downsample is None else block.downsample(x)
     inner = block.bn2(block.conv2(relu(block.bn1(block.conv1(x)))))
     return {
-        "The block ends with a ReLU *after* the addition: relu(bn2(...) + shortcut).": inner + identity,
-        "The last ReLU comes after the addition, not before it: add the shortcut to bn2's output, then apply "
-        "ReLU.": relu(inner) + identity,
-        "Add the shortcut: the block returns relu(F(x) + shortcut), not relu(F(x)) -- the `+ x` is what makes it "
-        "residual.": relu(inner),
-        "A ReLU goes between the two convolutions too: conv1 -> bn1 -> relu -> conv2 -> bn2.":
+        tr("The block ends with a ReLU *after* the addition: relu(bn2(...) + shortcut)."): inner + identity,
+        tr("The last ReLU comes after the addition, not before it: add the shortcut to bn2's output, then apply "
+           "ReLU."): relu(inner) + identity,
+        tr("Add the shortcut: the block returns relu(F(x) + shortcut), not relu(F(x)) -- the `+ x` is what makes it "
+           "residual."): relu(inner),
+        tr("A ReLU goes between the two convolutions too: conv1 -> bn1 -> relu -> conv2 -> bn2."):
             relu(block.bn2(block.conv2(block.bn1(block.conv1(x)))) + identity),
-        "Add the shortcut after bn2, not before it: bn2 normalizes only the residual branch.":
+        tr("Add the shortcut after bn2, not before it: bn2 normalizes only the residual branch."):
             relu(block.bn2(block.conv2(relu(block.bn1(block.conv1(x)))) + identity)),
     }
 
@@ -253,7 +255,7 @@ def _block_problem(cls, reference, shape, torch):
     label = f"Block({inplanes}, {planes}, stride={stride})"
     block, error = guard.run(cls, inplanes, planes, stride)
     if error is not None:
-        return raised(error, "Keep __init__ as the lesson gives it; only forward is yours.", subject=label)
+        return raised(error, tr("Keep __init__ as the lesson gives it; only forward is yours."), subject=label)
     ref = reference(inplanes, planes, stride)
     state = block_state(torch, inplanes, planes, stride)
     ref.load_state_dict(state)
@@ -261,9 +263,10 @@ def _block_problem(cls, reference, shape, torch):
         block.load_state_dict(block_state(torch, inplanes, planes, stride))
     except (RuntimeError, KeyError, TypeError, AttributeError) as problem:
         first = str(problem).split("\n")[0]
-        return (f"{label}.load_state_dict(...) of a torchvision-style block failed: {first}",
-                "Keep __init__ as the lesson gives it (conv1, bn1, relu, conv2, bn2, downsample): those names "
-                "are what a ResNet's state_dict uses.")
+        return (tr("{label}.load_state_dict(...) of a torchvision-style block failed: {error}", label=label,
+                   error=first),
+                tr("Keep __init__ as the lesson gives it (conv1, bn1, relu, conv2, bn2, downsample): those names "
+                   "are what a ResNet's state_dict uses."))
     for training in (True, False):
         block.train(training), ref.train(training)
         x = _block_input(torch, inplanes).requires_grad_()
@@ -272,17 +275,17 @@ def _block_problem(cls, reference, shape, torch):
         if error is not None:
             why = ""
             if "must match the size" in str(error) or "size of tensor" in str(error):
-                why = ("With stride 2 or a change of channels the output no longer has x's shape: then the shortcut "
-                       "is self.downsample(x), not x.")
-            return raised(error, why, subject=f"{label} in {mode}")
+                why = tr("With stride 2 or a change of channels the output no longer has x's shape: then the "
+                         "shortcut is self.downsample(x), not x.")
+            return raised(error, why, subject=tr("{label} in {mode}", label=label, mode=mode))
         if got is Ellipsis:
             return "stub", ""
         x_ref = _block_input(torch, inplanes).requires_grad_()
         expected = ref(x_ref)
-        found = differences(got, expected, where=f"{label} in {mode}", grads=False) if is_tensor(got) else \
-            [f"{label} returned {kind(got)}, not a tensor"]
+        found = differences(got, expected, where=tr("{label} in {mode}", label=label, mode=mode), grads=False) \
+            if is_tensor(got) else [tr("{label} returned {kind}, not a tensor", label=label, kind=kind(got))]
         if found:
-            why = "forward computes relu(bn2(conv2(relu(bn1(conv1(x))))) + shortcut)."
+            why = tr("forward computes relu(bn2(conv2(relu(bn1(conv1(x))))) + shortcut).")
             if is_tensor(got):
                 with torch.no_grad():
                     for hint, value in _block_variants(ref, _block_input(torch, inplanes), torch).items():
@@ -294,14 +297,16 @@ def _block_problem(cls, reference, shape, torch):
             g = _block_input(torch, planes)[:, :, ::stride, ::stride].cos()
             got.backward(g)
             expected.backward(g)
-            found = differences(x.grad, x_ref.grad, where=f"x.grad after {label}(x).backward(g)", grads=False)
+            found = differences(x.grad, x_ref.grad, where=tr("x.grad after {label}(x).backward(g)", label=label),
+                                grads=False)
             if found:
-                return found[0], "Build the output from the block's layers with differentiable tensor ops only."
+                return found[0], tr("Build the output from the block's layers with differentiable tensor ops only.")
             for (name, mine), (_, theirs) in zip(block.named_buffers(), ref.named_buffers()):
                 if differences(mine, theirs, grads=False):
-                    return (f"after one call in train() mode, {name} is {mine.tolist() if mine.dim() == 0 else 'off'}",
-                            "Call each BatchNorm exactly once per forward: every call in training mode updates "
-                            "its running statistics.")
+                    return ((tr("after one call in train() mode, {name} is {value}", name=name, value=mine.tolist())
+                             if mine.dim() == 0 else tr("after one call in train() mode, {name} is off", name=name)),
+                            tr("Call each BatchNorm exactly once per forward: every call in training mode updates "
+                               "its running statistics."))
     return None
 
 
@@ -309,11 +314,12 @@ def _block_problem(cls, reference, shape, torch):
 def check_block(Block):
     """Exercise 4: ``Block.forward`` -- ResNet's basic block, compared with PyTorch after loading the
     same state_dict: output in train() and eval(), the input's gradient, the running statistics."""
-    what = "a forward that returns relu(residual branch + shortcut)"
+    what = tr("a forward that returns relu(residual branch + shortcut)")
     if is_stub(Block):
         return not_answered(what)
     if not isinstance(Block, type):
-        return wrong(f"`Block` should be a class (a subclass of nn.Module); it is {kind(Block)}.")
+        return wrong(tr("`{name}` should be a class (a subclass of nn.Module); it is {kind}.", name="Block",
+                        kind=kind(Block)))
     for index, (_, library) in enumerate(libraries()):
         cls, reference = class_on(library, Block), class_on(library, solution.Block)
         for shape in BLOCK_SHAPES:
@@ -325,6 +331,6 @@ def check_block(Block):
                 return not_answered(what)
             if index > 0:
                 return works_only_on_tensorlab("`Block`", library, found)
-            return wrong(found + ".", why)
-    return correct("That is torchvision's BasicBlock (tensorlab/vision/models.py): the shortcut adds the "
-                   "identity to the block's Jacobian, I + dF/dx.")
+            return wrong(tr("{found}.", found=found), why)
+    return correct(tr("That is torchvision's BasicBlock (tensorlab/vision/models.py): the shortcut adds the "
+                      "identity to the block's Jacobian, I + dF/dx."))
