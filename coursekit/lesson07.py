@@ -12,6 +12,7 @@ from . import guard
 from .check import (Case, Question, always_a_verdict, check_function, check_predictions, correct, is_stub,
                     not_answered, raised, works_only_on_tensorlab, wrong)
 from .compare import is_tensor, kind
+from .language import tr
 from .libs import libraries, on
 from .solutions import lesson07 as solution
 
@@ -56,37 +57,37 @@ def _edges(expression):
 
 
 def _why_none_edge(predicted, truth):
-    return ("One edge per input, in order. A leaf that requires grad is reached through its AccumulateGrad "
-            "node; an input that neither requires grad nor has a history has nothing to send a gradient "
-            "to -- what can its edge hold?")
+    return (tr("One edge per input, in order. A leaf that requires grad is reached through its AccumulateGrad "
+               "node; an input that neither requires grad nor has a history has nothing to send a gradient "
+               "to -- what can its edge hold?"))
 
 
 NEXT_QUESTIONS = [
     Question("w * x", _edges(lambda torch, w, b, x: w * x), _why_none_edge),
     Question("w * x + b", _edges(lambda torch, w, b, x: w * x + b),
-             "One edge per input of the add, in order: each leads to the node that made that input -- the "
-             "op's node for a computed tensor, the AccumulateGrad node for a leaf that requires grad."),
+             tr("One edge per input of the add, in order: each leads to the node that made that input -- the "
+                "op's node for a computed tensor, the AccumulateGrad node for a leaf that requires grad.")),
     Question("w * w", _edges(lambda torch, w, b, x: w * w),
-             "A multiplication has two inputs, so two edges -- even when both inputs are the same tensor. "
-             "Where does an edge to a leaf that requires grad lead?"),
+             tr("A multiplication has two inputs, so two edges -- even when both inputs are the same tensor. "
+                "Where does an edge to a leaf that requires grad lead?")),
     Question("(w * x).sum()", _edges(lambda torch, w, b, x: (w * x).sum()),
-             "sum has one input, so one edge, to the node that made that input. The edges of a node lead "
-             "only one step back."),
+             tr("sum has one input, so one edge, to the node that made that input. The edges of a node lead "
+                "only one step back.")),
     Question("x * 2 + b", _edges(lambda torch, w, b, x: x * 2 + b),
-             "Does x * 2 require grad? A tensor made only from tensors that do not require grad has no "
-             "grad_fn, so an edge to it has no node to lead to."),
+             tr("Does x * 2 require grad? A tensor made only from tensors that do not require grad has no "
+                "grad_fn, so an edge to it has no node to lead to.")),
     Question("w.detach() * 2", _edges(lambda torch, w, b, x: w.detach() * 2),
-             "detach() cuts the history: does w.detach() * 2 still have a grad_fn whose edges could be "
-             "read? (The table asks for its edges only if it has one.)"),
+             tr("detach() cuts the history: does w.detach() * 2 still have a grad_fn whose edges could be "
+                "read? (The table asks for its edges only if it has one.)")),
 ]
 
 
 def check_next_functions(answer):
     """Exercise 1: for each line, a tuple of class names (None for a None edge), or None."""
     return check_predictions(answer, NEXT_QUESTIONS,
-                             note="You can read a graph's edges off the code that built it.",
-                             what="a tuple of 6 answers, one per line of the table: each a tuple of names "
-                                  "such as (\"MulBackward0\", None), or None")
+                             note=tr("You can read a graph's edges off the code that built it."),
+                             what=tr("a tuple of 6 answers, one per line of the table: each a tuple of names "
+                                     "such as (\"MulBackward0\", None), or None"))
 
 
 # -- exercise 2: predict the dependency counts ---------------------------------------------------------
@@ -122,31 +123,31 @@ def _square_count(torch):
 
 DEPENDENCY_QUESTIONS = [
     Question("loss.grad_fn (SumBackward0)", _count_of(lambda x, h, y, loss: loss.grad_fn),
-             "Nothing uses loss -- but the engine starts from a node of its own, with one edge into the node "
-             "of the tensor backward() was called on. Count the edges coming *in*."),
+             tr("Nothing uses loss -- but the engine starts from a node of its own, with one edge into the node "
+                "of the tensor backward() was called on. Count the edges coming *in*.")),
     Question("y.grad_fn (AddBackward0)", _count_of(lambda x, h, y, loss: y.grad_fn),
-             "Count the uses of y: each operation that takes y as an input is one edge into y's node."),
-    Question("the MulBackward0 of h * h",
+             tr("Count the uses of y: each operation that takes y as an input is one edge into y's node.")),
+    Question(tr("the MulBackward0 of h * h"),
              _count_of(lambda x, h, y, loss: y.grad_fn.next_functions[0][0]),
-             "Count the edges coming *in* (the uses of the product), not the edges going out of it to h's "
-             "node."),
+             tr("Count the edges coming *in* (the uses of the product), not the edges going out of it to h's "
+                "node.")),
     Question("h.grad_fn (ExpBackward0)", _count_of(lambda x, h, y, loss: h.grad_fn),
-             lambda got, truth: "h * h uses h twice (two edges) -- is that the only place y's formula uses h?"
-             if got == 2 else "Count every use of h as an edge into ExpBackward0: an operation that uses h "
-             "twice counts twice."),
-    Question("x's AccumulateGrad", _count_of(lambda x, h, y, loss: _accumulate_of(x, loss)),
-             "Count the uses of x itself; how often h is used does not matter to x's node."),
-    Question("x's AccumulateGrad in (x * x).sum()", _square_count,
-             "x * x is a multiplication with two inputs, and both are x: how many edges lead to x's "
-             "AccumulateGrad? (It waits for a gradient along each, and runs once, on their sum.)"),
+             lambda got, truth: tr("h * h uses h twice (two edges) -- is that the only place y's formula uses h?")
+             if got == 2 else tr("Count every use of h as an edge into ExpBackward0: an operation that uses h "
+                                 "twice counts twice.")),
+    Question(tr("x's AccumulateGrad"), _count_of(lambda x, h, y, loss: _accumulate_of(x, loss)),
+             tr("Count the uses of x itself; how often h is used does not matter to x's node.")),
+    Question(tr("x's AccumulateGrad in (x * x).sum()"), _square_count,
+             tr("x * x is a multiplication with two inputs, and both are x: how many edges lead to x's "
+                "AccumulateGrad? (It waits for a gradient along each, and runs once, on their sum.)")),
 ]
 
 
 def check_dependencies(answer):
     """Exercise 2: six dependency counts, one per line of the table."""
     return check_predictions(answer, DEPENDENCY_QUESTIONS,
-                             note="That is the number each node's badge starts from in the GraphExplorer.",
-                             what="a tuple of 6 ints, one per line of the table")
+                             note=tr("That is the number each node's badge starts from in the GraphExplorer."),
+                             what=tr("a tuple of 6 ints, one per line of the table"))
 
 
 # -- exercise 3: the gradient of a non-leaf --------------------------------------------------------------
@@ -160,27 +161,32 @@ HIDDEN_CASES = [
 def _diagnose_hidden(got, expected, args, torch):
     x, w = args
     if isinstance(got, IndexError):
-        return ("The hook never ran, so nothing was collected: register it *before* loss.backward() -- a "
-                "hook watches future backward passes.")
+        return (tr("The hook never ran, so nothing was collected: register it *before* loss.backward() -- a "
+                   "hook watches future backward passes."))
     if isinstance(got, Exception):
         if "does not require grad" in str(got) or "doesn't require gradient" in str(got):
-            return "Register the hook on h (which requires grad because w does), not on x."
+            return tr("Register the hook on h (which requires grad because w does), not on x.")
         return None
     if is_tensor(got) and w.grad is not None and got is w.grad or (
             is_tensor(got) and w.grad is not None and got.shape == w.grad.shape
             and bool(torch.allclose(got.detach(), w.grad)) and not bool(torch.allclose(expected, w.grad))):
-        return ("That is w.grad, the gradient of the leaf w. The gradient of h is what arrives at h's node "
-                "before MulBackward0 multiplies it by x.")
+        return (tr("That is w.grad, the gradient of the leaf w. The gradient of h is what arrives at h's node "
+                   "before MulBackward0 multiplies it by x."))
     return None
 
 
 def _w_grad_filled(got, args, torch):
     x, w = args
     if w.grad is None:
-        return ("w.grad is still None",
-                "Get h's gradient from the same loss.backward() that fills w.grad (a hook, or retain_grad), "
-                "not from autograd.grad, which leaves .grad alone.")
+        return (tr("w.grad is still None"),
+                tr("Get h's gradient from the same loss.backward() that fills w.grad (a hook, or retain_grad), "
+                   "not from autograd.grad, which leaves .grad alone."))
     return None
+
+
+def _where(name, case):
+    """The start of a verdict about ``name`` on ``case``, worded as check_function words it."""
+    return tr("`{name}` on {case}", name=name, case=case)
 
 
 def _first_run(function):
@@ -199,18 +205,18 @@ def check_hidden_gradient(hidden_gradient):
         if callable(hidden_gradient):
             value, error = _first_run(hidden_gradient)
             if error is None and value is None:
-                return wrong(f"`hidden_gradient` on {HIDDEN_CASES[0].label}: it returned None.",
-                             "h is not a leaf, so h.grad stays None after backward: call h.retain_grad() "
-                             "before backward, or collect the gradient with h.register_hook(...). (Or did "
-                             "you forget `return`?)")
+                return wrong(f"{_where('hidden_gradient', HIDDEN_CASES[0].label)}: {tr('it returned None')}.",
+                             tr("h is not a leaf, so h.grad stays None after backward: call h.retain_grad() "
+                                "before backward, or collect the gradient with h.register_hook(...). (Or did "
+                                "you forget `return`?)"))
             if guard.failure(error) is not None:      # stopped, or sys.exit(): no need to wait twice
-                return wrong(f"`hidden_gradient` on {HIDDEN_CASES[0].label}: {guard.failure(error)[0]}.",
+                return wrong(f"{_where('hidden_gradient', HIDDEN_CASES[0].label)}: {guard.failure(error)[0]}.",
                              guard.failure(error)[1])
         return check_function(hidden_gradient, solution.hidden_gradient, HIDDEN_CASES,
                               name="hidden_gradient", grads=False,
-                              what="a function body that returns the gradient of the loss with respect to h",
+                              what=tr("a function body that returns the gradient of the loss with respect to h"),
                               diagnoses=[_diagnose_hidden], extra=_w_grad_filled,
-                              note="A tensor hook sees the gradient of a non-leaf as it passes by.")
+                              note=tr("A tensor hook sees the gradient of a non-leaf as it passes by."))
 
 
 # -- exercise 4: write the engine's schedule ---------------------------------------------------------------
@@ -244,9 +250,10 @@ def _two_leaves(torch):
 
 
 ORDER_CASES = [
-    ("loss = (h + h * h).sum() with h = x.exp()", _used_twice),
-    ("loss = (t * t).mean() with t = (w * c).tanh(), c a constant", _with_a_constant),
-    ("loss = (s + s.exp() * a).sum() with s = a * b", _two_leaves),
+    (tr("{loss} with {inner}", loss="loss = (h + h * h).sum()", inner="h = x.exp()"), _used_twice),
+    (tr("{loss} with {inner}, c a constant", loss="loss = (t * t).mean()", inner="t = (w * c).tanh()"),
+     _with_a_constant),
+    (tr("{loss} with {inner}", loss="loss = (s + s.exp() * a).sum()", inner="s = a * b"), _two_leaves),
 ]
 
 
@@ -273,52 +280,55 @@ def _order_problem(order, loss, tensors, torch):
     counts = dependency_counts(loss)
     label = _labeller(loss, tensors)
     if not isinstance(order, (list, tuple)):
-        return (f"it returned {kind(order)}, not a list",
-                "Collect the nodes in a list, in the order they would run, and return it.")
+        return (tr("it returned {kind}, not a list", kind=kind(order)),
+                tr("Collect the nodes in a list, in the order they would run, and return it."))
     if any(isinstance(n, str) for n in order):
-        return ("the list holds strings",
-                "Return the nodes themselves (the grad_fn objects and AccumulateGrad nodes), not their names: "
-                "a graph can have two nodes of one name, such as two MulBackward0.")
+        return (tr("the list holds strings"),
+                tr("Return the nodes themselves (the grad_fn objects and AccumulateGrad nodes), not their names: "
+                   "a graph can have two nodes of one name, such as two MulBackward0."))
     if any(n is None for n in order):
-        return ("the list holds None",
-                "A None edge leads nowhere (an input that needs no gradient): skip it, it is not a node.")
+        return (tr("the list holds None"),
+                tr("A None edge leads nowhere (an input that needs no gradient): skip it, it is not a node."))
     if any(is_tensor(n) for n in order):
-        return ("the list holds tensors",
-                "Return the graph's nodes: loss.grad_fn, then what you find along next_functions -- not tensors.")
+        return (tr("the list holds tensors"),
+                tr("Return the graph's nodes: loss.grad_fn, then what you find along next_functions -- not "
+                   "tensors."))
     strangers = [n for n in order if n not in counts]
     if strangers:
-        return (f"{kind(strangers[0])} ({strangers[0]!r}) is not a node of this loss's graph",
-                "Start from loss.grad_fn and follow next_functions; every node you return must be reached that way.")
+        return (tr("{kind} ({node!r}) is not a node of this loss's graph", kind=kind(strangers[0]), node=strangers[0]),
+                tr("Start from loss.grad_fn and follow next_functions; every node you return must be reached that "
+                   "way."))
     seen = {}
     for n in order:
         seen[n] = seen.get(n, 0) + 1
     twice = [n for n in seen if seen[n] > 1]
     if twice:
-        return (f"{label(twice[0])} appears {seen[twice[0]]} times",
-                "The engine runs each node once, when all its gradients have arrived. Did you add a node each "
-                "time an edge reaches it? Count its edges down instead, and add it when the count reaches 0.")
+        return (tr("{node} appears {n} times", node=label(twice[0]), n=seen[twice[0]]),
+                tr("The engine runs each node once, when all its gradients have arrived. Did you add a node each "
+                   "time an edge reaches it? Count its edges down instead, and add it when the count reaches 0."))
     missing = [n for n in counts if n not in seen]
     if missing:
         if all(type(n).__name__ == "AccumulateGrad" for n in missing):
-            return (f"{label(missing[0])} is missing",
-                    "AccumulateGrad nodes run too -- they are what puts the gradient into a leaf's .grad. "
-                    "Include every node you reach, the leaves' nodes as well.")
-        return (f"{len(missing)} node(s) missing, e.g. {label(missing[0])}",
-                "Follow every edge of a node (all of next_functions, not only the first), and visit each node "
-                "that becomes ready.")
+            return (tr("{node} is missing", node=label(missing[0])),
+                    tr("AccumulateGrad nodes run too -- they are what puts the gradient into a leaf's .grad. "
+                       "Include every node you reach, the leaves' nodes as well."))
+        return (tr("{n} node(s) missing, e.g. {node}", n=len(missing), node=label(missing[0])),
+                tr("Follow every edge of a node (all of next_functions, not only the first), and visit each node "
+                   "that becomes ready."))
     if _valid(order[::-1]):
-        return (f"{label(order[0])} comes first", "That is the order reversed: backward starts at "
-                "loss.grad_fn, where the gradient 1 enters, and ends at the leaves' AccumulateGrad nodes.")
+        return (tr("{node} comes first", node=label(order[0])),
+                tr("That is the order reversed: backward starts at loss.grad_fn, where the gradient 1 enters, and "
+                   "ends at the leaves' AccumulateGrad nodes."))
     position = {n: i for i, n in enumerate(order)}
     late = [(node, nxt) for node in order for nxt, _ in node.next_functions
             if nxt is not None and position[nxt] < position[node]]
     if late:
         node, nxt = late[0]
-        return (f"{label(nxt)} comes before {label(node)}, which sends it a gradient",
-                "A node is ready only when every node with an edge into it has run: a node used twice must "
-                "wait for both uses. Visiting in breadth-first or depth-first order is not enough -- count "
-                "each node's incoming edges (dependency_counts), count them down as gradients are sent, and "
-                "take a node only when its count reaches 0.")
+        return (tr("{node} comes before {sender}, which sends it a gradient", node=label(nxt), sender=label(node)),
+                tr("A node is ready only when every node with an edge into it has run: a node used twice must "
+                   "wait for both uses. Visiting in breadth-first or depth-first order is not enough -- count "
+                   "each node's incoming edges (dependency_counts), count them down as gradients are sent, and "
+                   "take a node only when its count reaches 0."))
     return None
 
 
@@ -333,11 +343,12 @@ def _valid(order):
 def check_backward_order(backward_order):
     """Exercise 4: ``backward_order(loss)`` lists the nodes of loss's graph in an order the engine
     could run them -- any order in which each node comes once, after every node that sends it a gradient."""
-    what = "a function body that returns the list of nodes in an order the engine could run them"
+    what = tr("a function body that returns the list of nodes in an order the engine could run them")
     if is_stub(backward_order):
         return not_answered(what)
     if not callable(backward_order):
-        return wrong(f"`backward_order` should be a function ({what}); it is {kind(backward_order)}.")
+        return wrong(tr("`{name}` should be a function ({what}); it is {kind}.", name="backward_order", what=what,
+                        kind=kind(backward_order)))
     for index, (_, library) in enumerate(libraries()):
         function = on(library, backward_order)
         for label, make in ORDER_CASES:
@@ -346,16 +357,16 @@ def check_backward_order(backward_order):
             if index == 0 and error is None and order is Ellipsis:
                 return not_answered(what)
             if error is not None:
-                found, why = raised(error, "Start from loss.grad_fn; node.next_functions is a tuple of "
-                                           "(node, input_nr) pairs whose node may be None -- skip those.")
+                found, why = raised(error, tr("Start from loss.grad_fn; node.next_functions is a tuple of "
+                                              "(node, input_nr) pairs whose node may be None -- skip those."))
                 if isinstance(error, AttributeError) and "NoneType" in str(error):
-                    why = "A None edge (an input that needs no gradient) has no node behind it: skip it."
+                    why = tr("A None edge (an input that needs no gradient) has no node behind it: skip it.")
             else:
                 problem = _order_problem(order, loss, tensors, library)
                 if problem is None:
                     continue
                 found, why = problem
             if index > 0:
-                return works_only_on_tensorlab(f"`backward_order` on {label}", library, found)
-            return wrong(f"`backward_order` on {label}: {found}.", why)
-    return correct("That is the engine's schedule: count the edges in, then run what is ready.")
+                return works_only_on_tensorlab(_where("backward_order", label), library, found)
+            return wrong(f"{_where('backward_order', label)}: {found}.", why)
+    return correct(tr("That is the engine's schedule: count the edges in, then run what is ready."))
