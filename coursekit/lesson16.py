@@ -9,6 +9,7 @@ from . import guard
 from .check import (Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong,
                     works_only_on_tensorlab)
 from .compare import differences, is_tensor, kind
+from .language import tr
 from .libs import libraries, on
 from .solutions import lesson16 as solution
 
@@ -41,60 +42,60 @@ def _after(line):
 
 def _hint_sum(predicted, truth):
     if predicted == 3.0:
-        return "The second backward does not replace the first one's gradient: it adds to it."
-    return "Each backward computes d(3w)/dw -- and adds it into .grad."
+        return tr("The second backward does not replace the first one's gradient: it adds to it.")
+    return tr("Each backward computes d(3w)/dw -- and adds it into .grad.")
 
 
 def _hint_step(predicted, truth):
     if isinstance(predicted, float) and abs(predicted - 1.7) < 1e-6:
-        return "step() uses the .grad it finds -- the accumulated one, not the last backward's."
+        return tr("step() uses the .grad it finds -- the accumulated one, not the last backward's.")
     if isinstance(predicted, float) and abs(predicted - 2.6) < 1e-6:
-        return "SGD moves *against* the gradient: w - lr * grad."
-    return "SGD's step is w - lr * w.grad, with the .grad as it stands."
+        return tr("SGD moves *against* the gradient: w - lr * grad.")
+    return tr("SGD's step is w - lr * w.grad, with the .grad as it stands.")
 
 
 def _hint_none(predicted, truth):
     if predicted == 0.0 or (is_tensor(predicted)):
-        return ("That was zero_grad() before PyTorch 2.0; now set_to_none=True is the default, so .grad "
-                "becomes None.")
-    return "zero_grad() resets every gradient the optimizer holds -- to what, by default?"
+        return tr("That was zero_grad() before PyTorch 2.0; now set_to_none=True is the default, so .grad "
+                  "becomes None.")
+    return tr("zero_grad() resets every gradient the optimizer holds -- to what, by default?")
 
 
 def _hint_after_none(predicted, truth):
-    return ("After zero_grad() the next backward starts afresh: d(w*w)/dw at the current w, then one SGD "
-            "step from there.")
+    return tr("After zero_grad() the next backward starts afresh: d(w*w)/dw at the current w, then one SGD "
+              "step from there.")
 
 
 def _hint_no_zero(predicted, truth):
     if isinstance(predicted, float) and abs(predicted - 2.24) < 1e-5:
-        return "No zero_grad() since the last backward: the gradient of line (4) is still in .grad."
-    return "The new gradient is 2w at the new w, and it is *added* to what .grad still holds."
+        return tr("No zero_grad() since the last backward: the gradient of line (4) is still in .grad.")
+    return tr("The new gradient is 2w at the new w, and it is *added* to what .grad still holds.")
 
 
 def _floats(hint):
     """``hint``, unless the prediction is the right number written as an int."""
     def why(predicted, truth):
         if isinstance(predicted, int) and not isinstance(predicted, bool) and predicted == truth:
-            return "The number is right; write it as a float (.item() of a float tensor is a Python float)."
+            return tr("The number is right; write it as a float (.item() of a float tensor is a Python float).")
         return hint(predicted, truth)
     return why
 
 
 PREDICTION_QUESTIONS = [
-    Question("(3 * w).backward() twice: w.grad.item()", _after(1), _floats(_hint_sum)),
-    Question("then opt.step(): w.item()", _after(2), _floats(_hint_step)),
-    Question("then opt.zero_grad(): w.grad", _after(3), _hint_none),
-    Question("then (w * w).backward(); opt.step(): w.item()", _after(4), _floats(_hint_after_none)),
-    Question("then (w * w).backward(): w.grad.item()", _after(5), _floats(_hint_no_zero)),
+    Question(tr("(3 * w).backward() twice: w.grad.item()"), _after(1), _floats(_hint_sum)),
+    Question(tr("then {code}", code="opt.step(): w.item()"), _after(2), _floats(_hint_step)),
+    Question(tr("then {code}", code="opt.zero_grad(): w.grad"), _after(3), _hint_none),
+    Question(tr("then {code}", code="(w * w).backward(); opt.step(): w.item()"), _after(4), _floats(_hint_after_none)),
+    Question(tr("then {code}", code="(w * w).backward(): w.grad.item()"), _after(5), _floats(_hint_no_zero)),
 ]
 
 
 def check_gradient_predictions(answer):
     """Exercise 1: a tuple of 5 predictions (floats, or None)."""
     return check_predictions(answer, PREDICTION_QUESTIONS,
-                             what="a tuple of 5 predictions: floats, or None",
-                             note="backward adds into .grad until something resets it; step() reads "
-                                  "whatever .grad holds.")
+                             what=tr("a tuple of 5 predictions: floats, or None"),
+                             note=tr("backward adds into .grad until something resets it; step() reads "
+                                     "whatever .grad holds."))
 
 
 # -- exercise 2: one big batch, in small pieces ----------------------------------------------------------
@@ -139,17 +140,17 @@ def _accumulation_variant(torch, parts, *, scale=True, zero="start", step="end",
 
 
 _ACCUMULATION_VARIANTS = [
-    (dict(scale=False), "Each piece's MSELoss is a mean over its own rows; the full batch's loss is the mean "
-                        "of the pieces' losses. Divide each piece's loss by `parts` before backward, or the "
-                        "summed gradient is `parts` times too large."),
-    (dict(zero="loop"), "zero_grad() inside the loop throws away the gradients of the earlier pieces: only the "
-                        "last piece's gradient reaches the step. Clear the gradients once, before the loop."),
-    (dict(zero="never"), "The parameters' .grad still held an earlier gradient when `accumulated_step` was "
-                         "called, and backward adds to it: clear the gradients once, before the first piece."),
-    (dict(step="loop"), "One step per piece is `parts` small steps, not one big one: call optimizer.step() "
-                        "once, after every piece has added its gradient."),
-    (dict(step="loop", scale=False), "A step per piece, each with a whole piece's gradient: accumulate the "
-                                     "pieces' gradients (each loss divided by `parts`) and step once."),
+    (dict(scale=False), tr("Each piece's MSELoss is a mean over its own rows; the full batch's loss is the mean "
+                           "of the pieces' losses. Divide each piece's loss by `parts` before backward, or the "
+                           "summed gradient is `parts` times too large.")),
+    (dict(zero="loop"), tr("zero_grad() inside the loop throws away the gradients of the earlier pieces: only the "
+                           "last piece's gradient reaches the step. Clear the gradients once, before the loop.")),
+    (dict(zero="never"), tr("The parameters' .grad still held an earlier gradient when `accumulated_step` was "
+                            "called, and backward adds to it: clear the gradients once, before the first piece.")),
+    (dict(step="loop"), tr("One step per piece is `parts` small steps, not one big one: call optimizer.step() "
+                           "once, after every piece has added its gradient.")),
+    (dict(step="loop", scale=False), tr("A step per piece, each with a whole piece's gradient: accumulate the "
+                                        "pieces' gradients (each loss divided by `parts`) and step once.")),
 ]
 
 
@@ -176,40 +177,41 @@ def _accumulation_problem(answer, torch, adam, parts):
         return "stub", ""
     changed = guard.changes(before[0], x, "x") + guard.changes(before[1], y, "y")
     if changed:
-        return (f"it changed its input in place: {changed[0]}",
-                "Leave x and y as they are: x.chunk(parts) gives views of the pieces to read.")
+        return (tr("it changed its input in place: {change}", change=changed[0]),
+                tr("Leave x and y as they are: x.chunk(parts) gives views of the pieces to read."))
     if any(size > ROWS // parts for size in sizes):
-        return (f"it ran the model on {max(sizes)} rows at once; with parts={parts} a piece has {ROWS // parts}",
-                "Run the model on one piece at a time (x.chunk(parts), y.chunk(parts)): that is what saves "
-                "the memory.")
+        return (tr("it ran the model on {rows} rows at once; with parts={parts} a piece has {piece}",
+                   rows=max(sizes), parts=parts, piece=ROWS // parts),
+                tr("Run the model on one piece at a time (x.chunk(parts), y.chunk(parts)): that is what saves "
+                   "the memory."))
     params = [p.detach() for p in model.parameters()]
     if not _same_params(params, expected):
         if _same_params(params, start):
-            return ("the parameters did not change",
-                    "After every piece has added its gradient, let the optimizer use it: optimizer.step().")
+            return (tr("the parameters did not change"),
+                    tr("After every piece has added its gradient, let the optimizer use it: optimizer.step()."))
         for options, why in _ACCUMULATION_VARIANTS:
             variant = _accumulation_setup(torch, adam)
             _accumulation_variant(torch, parts, **options)(*variant)
             if _same_params(params, [p.detach() for p in variant[0].parameters()]):
-                return ("the parameters after it are not those of one step on the whole batch", why)
-        found = differences(params[0], expected[0], where="the first weight after the step", grads=False)
-        return (found[0] if found else "the parameters after it are not those of one step on the whole batch",
-                "Clear the gradients, add each piece's gradient (its loss divided by `parts`), step once.")
+                return (tr("the parameters after it are not those of one step on the whole batch"), why)
+        found = differences(params[0], expected[0], where=tr("the first weight after the step"), grads=False)
+        return (found[0] if found else tr("the parameters after it are not those of one step on the whole batch"),
+                tr("Clear the gradients, add each piece's gradient (its loss divided by `parts`), step once."))
     if got is None:
-        return "it returned None", "Return the loss of the whole batch as a float."
+        return tr("it returned None"), tr("Return the loss of the whole batch as a float.")
     if is_tensor(got):
-        return "it returned a tensor", "Return the loss as a Python float: .item()."
+        return tr("it returned a tensor"), tr("Return the loss as a Python float: .item().")
     if parts > 1:
-        for options, why in ((dict(loss="last"), "That is the loss of the last piece only."),
-                             (dict(loss="sum"), "That is the sum of the pieces' losses, `parts` times the mean.")):
+        for options, why in ((dict(loss="last"), tr("That is the loss of the last piece only.")),
+                             (dict(loss="sum"), tr("That is the sum of the pieces' losses, `parts` times the mean."))):
             variant = _accumulation_setup(torch, adam)
             wrong_loss = _accumulation_variant(torch, parts, **options)(*variant)
             if isinstance(got, float) and not differences(got, wrong_loss):
-                return f"it returned {got:.4g}, not the loss of the whole batch", \
-                    why + " The whole batch's MSELoss is the mean of the pieces' losses (equal pieces)."
-    found = differences(got, expected_loss, where="the returned loss")
+                return tr("it returned {got:.4g}, not the loss of the whole batch", got=got), \
+                    tr("{why} The whole batch's MSELoss is the mean of the pieces' losses (equal pieces).", why=why)
+    found = differences(got, expected_loss, where=tr("the returned loss"))
     if found:
-        return found[0], "Return the loss of the whole batch: the mean of the pieces' losses."
+        return found[0], tr("Return the loss of the whole batch: the mean of the pieces' losses.")
     return None
 
 
@@ -217,12 +219,13 @@ def _accumulation_problem(answer, torch, adam, parts):
 def check_accumulated_step(accumulated_step):
     """Exercise 2: ``accumulated_step(model, optimizer, x, y, parts)`` makes the step of the whole
     batch from ``parts`` pieces (gradient accumulation) and returns the whole batch's loss."""
-    what = ("a function body that clears the gradients, adds those of each piece, steps once and returns "
-            "the loss of the whole batch")
+    what = tr("a function body that clears the gradients, adds those of each piece, steps once and returns "
+              "the loss of the whole batch")
     if is_stub(accumulated_step):
         return not_answered(what)
     if not callable(accumulated_step):
-        return wrong(f"`accumulated_step` should be a function ({what}); it is {kind(accumulated_step)}.")
+        return wrong(tr("`{name}` should be a function ({what}); it is {kind}.", name="accumulated_step", what=what,
+                        kind=kind(accumulated_step)))
     for index, (_, module) in enumerate(libraries()):
         for adam in (False, True):
             for parts in PARTS:
@@ -232,12 +235,13 @@ def check_accumulated_step(accumulated_step):
                 found, why = problem
                 if found == "stub":
                     return not_answered(what)
-                where = f"`accumulated_step` with {'Adam' if adam else 'SGD'} and parts={parts}"
+                where = tr("`accumulated_step` with {optimizer} and parts={parts}",
+                           optimizer="Adam" if adam else "SGD", parts=parts)
                 if index > 0:
                     return works_only_on_tensorlab(where, module, found)
-                return wrong(f"{where}: {found}.", why)
-    return correct("The gradient of a mean is the mean of the gradients: `parts` backwards of loss / parts "
-                   "add up to the big batch's gradient, with a piece's memory.")
+                return wrong(tr("{where}: {found}.", where=where, found=found), why)
+    return correct(tr("The gradient of a mean is the mean of the gradients: `parts` backwards of loss / parts "
+                      "add up to the big batch's gradient, with a piece's memory."))
 
 
 # -- exercise 3: a training step -----------------------------------------------------------------------
@@ -286,13 +290,15 @@ def _variant(torch, zero=True, order="zbs", ascend=False):
 
 
 _VARIANTS = [
-    (dict(zero=False), "Gradients accumulate: call optimizer.zero_grad() before loss.backward()."),
-    (dict(zero=False, ascend=True), "Two bugs left: no zero_grad(), and the extra `p += 0.1 * p.grad` climbs "
-                                    "back up the gradient."),
-    (dict(ascend=True), "The loop after optimizer.step() adds the gradient back: it walks uphill. Delete it; "
-                        "step() already did the update."),
-    (dict(order="bzs"), "zero_grad() between backward and step throws the gradient away before the step uses it."),
-    (dict(order="zsb"), "step() before backward() uses the previous step's gradient (the first step none at all)."),
+    (dict(zero=False), tr("Gradients accumulate: call optimizer.zero_grad() before loss.backward().")),
+    (dict(zero=False, ascend=True), tr("Two bugs left: no zero_grad(), and the extra `p += 0.1 * p.grad` climbs "
+                                       "back up the gradient.")),
+    (dict(ascend=True), tr("The loop after optimizer.step() adds the gradient back: it walks uphill. Delete it; "
+                           "step() already did the update.")),
+    (dict(order="bzs"), tr("zero_grad() between backward and step throws the gradient away before the step uses "
+                           "it.")),
+    (dict(order="zsb"), tr("step() before backward() uses the previous step's gradient (the first step none at "
+                           "all).")),
 ]
 
 
@@ -308,53 +314,55 @@ def _step_problem(answer, torch, adam):
         return raised(error)
     params, losses = ran
     if any(loss is None for loss in losses):
-        return "it returned None", "Return the loss as a float: loss.item()."
+        return tr("it returned None"), tr("Return the loss as a float: loss.item().")
     if any(is_tensor(loss) for loss in losses):
-        return "it returned a tensor", "Return the loss as a Python float: loss.item()."
+        return tr("it returned a tensor"), tr("Return the loss as a Python float: loss.item().")
     if _same_params(params, expected_params):
-        found = differences(list(losses), list(expected_losses), where="the returned losses")
+        found = differences(list(losses), list(expected_losses), where=tr("the returned losses"))
         if found:
-            return found[0], "Return the loss of the step, computed before the update: loss.item()."
+            return found[0], tr("Return the loss of the step, computed before the update: loss.item().")
         return None
     model = _setup(torch, adam)[0]
     if _same_params(params, [p.detach() for p in model.parameters()]):
-        return ("the parameters did not change in 3 steps",
-                "optimizer.step() moves the parameters along the gradients loss.backward() left in .grad: "
-                "without step() nothing moves, and a zero_grad() between backward and step throws the "
-                "gradient away before the step uses it.")
+        return (tr("the parameters did not change in 3 steps"),
+                tr("optimizer.step() moves the parameters along the gradients loss.backward() left in .grad: "
+                   "without step() nothing moves, and a zero_grad() between backward and step throws the "
+                   "gradient away before the step uses it."))
     for options, why in _VARIANTS:
         if _same_params(params, _run(_variant(torch, **options), torch, adam)[0]):
-            return "the parameters after 3 steps are not those of a correct step", why
+            return tr("the parameters after 3 steps are not those of a correct step"), why
     if adam:
-        return ("with Adam as the optimizer, the parameters are not what 3 Adam steps give",
-                "Let the optimizer do the update (optimizer.step()); do not update the parameters by hand.")
-    found = differences(params[0], expected_params[0], where="the weight after 3 steps", grads=False)
-    return (found[0] if found else "the parameters after 3 steps are off"), \
-        ("A step computes the loss, clears the old gradients, computes new ones and lets the optimizer "
-         "use them: check that your lines do these, in that order.")
+        return (tr("with Adam as the optimizer, the parameters are not what 3 Adam steps give"),
+                tr("Let the optimizer do the update (optimizer.step()); do not update the parameters by hand."))
+    found = differences(params[0], expected_params[0], where=tr("the weight after 3 steps"), grads=False)
+    return (found[0] if found else tr("the parameters after 3 steps are off")), \
+        tr("A step computes the loss, clears the old gradients, computes new ones and lets the optimizer "
+           "use them: check that your lines do these, in that order.")
 
 
 @always_a_verdict
 def check_train_step(train_step):
     """Exercise 3: ``train_step(model, optimizer, x, y)`` does one correct step, returns the loss."""
-    what = "a function body that does one training step and returns the loss as a float"
+    what = tr("a function body that does one training step and returns the loss as a float")
     if is_stub(train_step):
         return not_answered(what)
     if not callable(train_step):
-        return wrong(f"`train_step` should be a function ({what}); it is {kind(train_step)}.")
+        return wrong(tr("`{name}` should be a function ({what}); it is {kind}.", name="train_step", what=what,
+                        kind=kind(train_step)))
     import tensorlab
     first, error = guard.run(on(tensorlab, train_step), *_setup(tensorlab, adam=False))
     if first is Ellipsis:
         return not_answered(what)
     if guard.failure(error) is not None:      # stopped, or sys.exit(): no need to try again
-        return wrong(f"`train_step`: {guard.failure(error)[0]}.", guard.failure(error)[1])
+        return wrong(tr("{where}: {found}.", where="`train_step`", found=guard.failure(error)[0]),
+                     guard.failure(error)[1])
     for index, (_, module) in enumerate(libraries()):
         for adam in (False, True):
             problem = _step_problem(train_step, module, adam)
             if problem is not None:
                 found, why = problem
-                where = "`train_step` with " + ("Adam" if adam else "SGD")
+                where = tr("`train_step` with {optimizer}", optimizer="Adam" if adam else "SGD")
                 if index > 0:
                     return works_only_on_tensorlab(where, module, found)
-                return wrong(f"{where}: {found}.", why)
-    return correct("Forward, loss, zero_grad, backward, step: the same five lines in every PyTorch program.")
+                return wrong(tr("{where}: {found}.", where=where, found=found), why)
+    return correct(tr("Forward, loss, zero_grad, backward, step: the same five lines in every PyTorch program."))
