@@ -30,6 +30,7 @@ from .check import (Question, always_a_verdict, check_predictions, correct, is_s
                     works_only_on_tensorlab, wrong)
 from .compare import describe, differences, kind
 from .crosscheck import error_line
+from .language import tr
 from .libs import TENSORLAB, libraries, library_name, on
 from .solutions import lesson19 as solution
 
@@ -101,26 +102,27 @@ def _loaded(torch):
 
 
 def _again_hint(got, truth):
-    return ("The same tensor object reached twice is written once and loads as one object -- as "
-            "PyTorch's pickle-based format does too (it memoises objects).")
+    return tr("The same tensor object reached twice is written once and loads as one object -- as "
+              "PyTorch's pickle-based format does too (it memoises objects).")
 
 
 def _tail_hint(got, truth):
     if got == 4.0:
-        return ("w[3:] is a view of w's storage. A checkpoint saves storages: both go into one block, and "
-                "they load as two views of one new storage -- so a write through one is seen by the other.")
-    return "loaded['tail'] is loaded['w'][3:] again: its element 1 is element 4 of the storage."
+        return tr("w[3:] is a view of w's storage. A checkpoint saves storages: both go into one block, and "
+                  "they load as two views of one new storage -- so a write through one is seen by the other.")
+    return tr("loaded['tail'] is loaded['w'][3:] again: its element 1 is element 4 of the storage.")
 
 
 def _copy_hint(got, truth):
-    return "clone() copies into a storage of its own; saving keeps it separate, so the write does not reach it."
+    return tr("clone() copies into a storage of its own; saving keeps it separate, so the write does not reach "
+              "it.")
 
 
 def _offset_hint(got, truth):
     if got == 0:
-        return ("Loading does not make loaded['tail'] a separate tensor starting at 0: it is still a view, "
-                "3 elements into the storage it shares with loaded['w'].")
-    return "storage_offset() counts elements from the start of the storage that loaded['tail'] views."
+        return tr("Loading does not make loaded['tail'] a separate tensor starting at 0: it is still a view, "
+                  "3 elements into the storage it shares with loaded['w'].")
+    return tr("storage_offset() counts elements from the start of the storage that loaded['tail'] views.")
 
 
 def _is_again(loaded):
@@ -141,9 +143,9 @@ def check_sharing(answer):
     if isinstance(answer, (tuple, list)) and len(answer) == 4 and not any(is_stub(a) for a in answer):
         answer = tuple(float(a) if i in (1, 2) and type(a) is int else a for i, a in enumerate(answer))
     return check_predictions(answer, SHARING_QUESTIONS,
-                             what="a tuple of 4 predictions: True/False, two numbers and an offset",
-                             note="A checkpoint saves storages, not just values: what shared memory before "
-                                  "saving shares it after loading.")
+                             what=tr("a tuple of 4 predictions: True/False, two numbers and an offset"),
+                             note=tr("A checkpoint saves storages, not just values: what shared memory before "
+                                     "saving shares it after loading."))
 
 
 # -- exercise 2: resume training exactly ---------------------------------------------------------------
@@ -202,44 +204,45 @@ def _resume_problem(make_checkpoint, restore, torch):
     if error is not None:
         return raised(error, subject="make_checkpoint")
     if checkpoint is None:
-        return "make_checkpoint returned None", "Did you forget `return`?"
+        return tr("{label} returned None", label="make_checkpoint"), tr("Did you forget `return`?")
     buffer = io.BytesIO()
     try:
         torch.save(checkpoint, buffer)
     except Exception as error:  # noqa: BLE001
-        return (f"torch.save(make_checkpoint(...)) raised {error_line(error)}",
-                "A checkpoint holds data that pickle can write: tensors, numbers, dicts and lists of them.")
+        return (tr("{subject} raised {error}", subject="torch.save(make_checkpoint(...))", error=error_line(error)),
+                tr("A checkpoint holds data that pickle can write: tensors, numbers, dicts and lists of them."))
     buffer.seek(0)
     model, optimizer = _setup(torch, 1234)     # a new process: other weights, another generator state
     try:
         loaded = torch.load(buffer)
     except Exception as error:  # noqa: BLE001
-        why = ("A checkpoint holds data: save model.state_dict() and optimizer.state_dict(), not the model or "
-               "optimizer objects -- torch.load (weights_only=True, the default) refuses to rebuild objects "
-               "whose classes it does not know, because rebuilding them could run any code.")
-        return f"torch.load of the checkpoint raised {error_line(error).splitlines()[0][:120]}", why
+        why = tr("A checkpoint holds data: save model.state_dict() and optimizer.state_dict(), not the model or "
+                 "optimizer objects -- torch.load (weights_only=True, the default) refuses to rebuild objects "
+                 "whose classes it does not know, because rebuilding them could run any code.")
+        return tr("torch.load of the checkpoint raised {error}", error=error_line(error).splitlines()[0][:120]), why
     step, error = guard.run(restore, loaded, model, optimizer)
     if error is not None:
-        return raised(error, "restore gets back what make_checkpoint returned.", subject="restore")
+        return raised(error, tr("restore gets back what make_checkpoint returned."), subject="restore")
     if not _same_tensors(list(model.parameters()), weights, torch):
-        return ("after restore, the model's weights are not the ones saved",
-                "Save model.state_dict() and load it with model.load_state_dict(...) -- into the model passed "
-                "to restore (a new model made inside restore is thrown away).")
+        return (tr("after restore, the model's weights are not the ones saved"),
+                tr("Save model.state_dict() and load it with model.load_state_dict(...) -- into the model passed "
+                   "to restore (a new model made inside restore is thrown away)."))
     if not _optimizer_tensors(optimizer) or not _same_tensors(_optimizer_tensors(optimizer), moments, torch):
-        return ("after restore, the optimizer has not got its running averages back (exp_avg, exp_avg_sq)",
-                "Adam keeps state for every parameter -- two running averages and a step count -- and the next "
-                "step depends on it: save optimizer.state_dict() and load it with optimizer.load_state_dict().")
+        return (tr("after restore, the optimizer has not got its running averages back (exp_avg, exp_avg_sq)"),
+                tr("Adam keeps state for every parameter -- two running averages and a step count -- and the next "
+                   "step depends on it: save optimizer.state_dict() and load it with optimizer.load_state_dict()."))
     if not torch.equal(torch.get_rng_state(), rng):
-        return ("after restore, the random generator is not where it was at the save: the next mini-batches "
-                "differ", "The batches come from torch.randint. Save torch.get_rng_state() and put it back "
-                         "with torch.set_rng_state(...).")
+        return (tr("after restore, the random generator is not where it was at the save: the next mini-batches "
+                   "differ"),
+                tr("The batches come from torch.randint. Save torch.get_rng_state() and put it back "
+                   "with torch.set_rng_state(...)."))
     if step != STEPS_BEFORE:
-        return (f"restore returned {describe(step)}, expected the step saved ({STEPS_BEFORE})",
-                "Return the step stored in the checkpoint, so the loop knows where to go on.")
+        return (tr("restore returned {got}, expected the step saved ({step})", got=describe(step), step=STEPS_BEFORE),
+                tr("Return the step stored in the checkpoint, so the loop knows where to go on."))
     losses += _train(torch, model, optimizer, STEPS_AFTER)
-    found = differences(losses, _unbroken(torch), where="the losses after resuming")
+    found = differences(losses, _unbroken(torch), where=tr("the losses after resuming"))
     if found:
-        return found[0], "Something else that decides the next step was not saved."
+        return found[0], tr("Something else that decides the next step was not saved.")
     return None
 
 
@@ -247,12 +250,12 @@ def _resume_problem(make_checkpoint, restore, torch):
 def check_resume(make_checkpoint, restore):
     """Exercise 2: ``make_checkpoint(model, optimizer, step)`` and ``restore(checkpoint, model, optimizer)``
     resume a training run with exactly the losses of a run without a break."""
-    what = "two function bodies: make_checkpoint returns a dict, restore loads it and returns the step"
+    what = tr("two function bodies: make_checkpoint returns a dict, restore loads it and returns the step")
     if is_stub(make_checkpoint) or is_stub(restore):
         return not_answered(what)
     for name, f in (("make_checkpoint", make_checkpoint), ("restore", restore)):
         if not callable(f):
-            return wrong(f"`{name}` should be a function; it is {kind(f)}.")
+            return wrong(tr("`{name}` should be a function; it is {kind}.", name=name, kind=kind(f)))
     for index, (_, library) in enumerate(libraries()):
         mk, rs = on(library, make_checkpoint), on(library, restore)
         model, optimizer = _setup(library, 0)
@@ -262,11 +265,12 @@ def check_resume(make_checkpoint, restore):
         if problem is not None:
             found, why = problem
             if index > 0:
-                return wrong(f"it works on {TENSORLAB} but not on {library_name(library)}: {found}.",
-                             why or "PyTorch is the reference (please report the difference).")
-            return wrong(found + ".", why)
-    return correct("Weights, optimizer state, step and random generator: everything that decides the next "
-                   "step is in the checkpoint.")
+                return wrong(tr("it works on {tensorlab} but not on {library}: {found}.", tensorlab=TENSORLAB,
+                                library=library_name(library), found=found),
+                             why or tr("PyTorch is the reference (please report the difference)."))
+            return wrong(tr("{found}.", found=found), why)
+    return correct(tr("Weights, optimizer state, step and random generator: everything that decides the next "
+                      "step is in the checkpoint."))
 
 
 # -- exercise 3: the names a checkpoint imports ------------------------------------------------------
@@ -291,56 +295,58 @@ def _checkpoints(torch):
     model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU())
     buffer = io.BytesIO()
     torch.save(model.state_dict(), buffer)
-    yield "a state_dict", buffer.getvalue()
+    yield tr("a state_dict"), buffer.getvalue()
     with tempfile.TemporaryDirectory() as folder:
         path = f"{folder}/net.pth"
         torch.save(model, path)
         with open(path, "rb") as f:
-            yield "a whole model saved to net.pth", f.read()
-    yield "the surprise checkpoint", surprise_checkpoint(torch)
+            yield tr("a whole model saved to net.pth"), f.read()
+    yield tr("the surprise checkpoint"), surprise_checkpoint(torch)
 
 
 def _globals_hint(error, label):
     text = str(error)
     if isinstance(error, KeyError) and "data.pkl" in text:
-        return ("The records sit in a folder named after the file -- net.pth has net/data.pkl, a file object "
-                "archive/data.pkl: find the name that ends with '/data.pkl' in the archive's namelist().")
+        return tr("The records sit in a folder named after the file -- net.pth has net/data.pkl, a file object "
+                  "archive/data.pkl: find the name that ends with '/data.pkl' in the archive's namelist().")
     if "persistent" in text or "Weights only" in text or type(error).__name__ == "UnpicklingError":
-        return ("Don't unpickle it: unpickling is what runs a file's code. pickletools.genops(data) reads the "
-                "instructions one by one and runs none of them.")
+        return tr("Don't unpickle it: unpickling is what runs a file's code. pickletools.genops(data) reads the "
+                  "instructions one by one and runs none of them.")
     if isinstance(error, zipfile.BadZipFile):
-        return "The checkpoint is a zip archive: zipfile.ZipFile(io.BytesIO(data)) opens bytes in memory."
+        return tr("The checkpoint is a zip archive: zipfile.ZipFile(io.BytesIO(data)) opens bytes in memory.")
     if isinstance(error, ValueError):              # pickletools on the zip's bytes: no pickle there
-        return ("genops reads a pickle: give it the record data.pkl (archive.read(name)), not the zip archive "
-                "around it.")
-    return "Open the archive with zipfile, read its data.pkl record, and walk it with pickletools.genops."
+        return tr("genops reads a pickle: give it the record data.pkl (archive.read(name)), not the zip archive "
+                  "around it.")
+    return tr("Open the archive with zipfile, read its data.pkl record, and walk it with pickletools.genops.")
 
 
 def _globals_problem(got, expected):
     if not isinstance(got, (set, frozenset)):
         if isinstance(got, (list, tuple)) and set(got) == expected:
-            return f"returned {kind(got)}", "Return a set: each name once (a file may name a global many times)."
-        return f"returned {describe(got)}", "Return a set of strings, one 'module.name' per global."
+            return (tr("returned {what}", what=kind(got)),
+                    tr("Return a set: each name once (a file may name a global many times)."))
+        return tr("returned {what}", what=describe(got)), tr("Return a set of strings, one 'module.name' per global.")
     if any(isinstance(n, str) and " " in n for n in got):
-        return (f"returned {describe(sorted(got, key=str))}",
-                "genops gives GLOBAL's argument as 'module name', with a space: write it as 'module.name'.")
+        return (tr("returned {what}", what=describe(sorted(got, key=str))),
+                tr("genops gives GLOBAL's argument as 'module name', with a space: write it as 'module.name'."))
     missing, extra = sorted(expected - got, key=str), sorted(got - expected, key=str)
     if missing:
-        return (f"returned a set without {describe(missing)}",
-                "Every GLOBAL instruction of the pickle counts, wherever it is, not only the first.")
-    return (f"returned a set with {describe(extra)}, which the pickle does not name",
-            "Only the GLOBAL instructions name a global: strings pushed by BINUNICODE are data.")
+        return (tr("returned a set without {names}", names=describe(missing)),
+                tr("Every GLOBAL instruction of the pickle counts, wherever it is, not only the first."))
+    return (tr("returned a set with {names}, which the pickle does not name", names=describe(extra)),
+            tr("Only the GLOBAL instructions name a global: strings pushed by BINUNICODE are data."))
 
 
 @always_a_verdict
 def check_globals(globals_in):
     """Exercise 3: ``globals_in(data)`` is the set of names (``module.name``) that a checkpoint's data.pkl
     imports, read without running the pickle."""
-    what = "a function body that returns the set of names the checkpoint's pickle imports"
+    what = tr("a function body that returns the set of names the checkpoint's pickle imports")
     if is_stub(globals_in):
         return not_answered(what)
     if not callable(globals_in):
-        return wrong(f"`globals_in` should be a function ({what}); it is {kind(globals_in)}.")
+        return wrong(tr("`{name}` should be a function ({what}); it is {kind}.", name="globals_in", what=what,
+                        kind=kind(globals_in)))
     for index, (_, library) in enumerate(libraries()):
         runs = []
         for label, data in _checkpoints(library):
@@ -348,21 +354,23 @@ def check_globals(globals_in):
             with contextlib.redirect_stdout(printed):
                 got, error = guard.run(globals_in, data)
             if "LOADED" in printed.getvalue():
-                return wrong(f"`globals_in` on {label} ran the checkpoint's pickle: its print() call printed.",
-                             "Don't unpickle it -- that is what runs a file's code. pickletools.genops(data) reads "
-                             "the instructions one by one and runs none of them.")
+                return wrong(tr("`globals_in` on {label} ran the checkpoint's pickle: its print() call printed.",
+                                label=label),
+                             tr("Don't unpickle it -- that is what runs a file's code. pickletools.genops(data) reads "
+                                "the instructions one by one and runs none of them."))
             runs.append((label, data, got, error))
         for label, data, got, error in runs:
             if error is not None:
                 found, why = raised(error, _globals_hint(error, label), subject="`globals_in`")
-                return wrong(f"{found} on {label}.", why)
+                return wrong(tr("{found} on {label}.", found=found, label=label), why)
             if got is Ellipsis:
                 return not_answered(what)
             expected = solution.globals_in(data)
             if got != expected:
                 found, why = _globals_problem(got, expected)
                 if index > 0:
-                    return works_only_on_tensorlab(f"`globals_in` on {label}", library, found)
-                return wrong(f"`globals_in` on {label} {found}.", why)
-    return correct("Those are the names a weights_only load looks up in its allow-list -- read from the "
-                   "pickle's instructions, without running one.")
+                    return works_only_on_tensorlab(tr("`{name}` on {case}", name="globals_in", case=label), library,
+                                                   found)
+                return wrong(tr("`globals_in` on {label} {found}.", label=label, found=found), why)
+    return correct(tr("Those are the names a weights_only load looks up in its allow-list -- read from the "
+                      "pickle's instructions, without running one."))
