@@ -198,3 +198,15 @@ def test_the_docstring_examples_run():
     for module in (_aten, _python_dispatch):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.failed == 0 and result.attempted > 0
+
+
+@pytest.mark.parametrize("path", ["utils._python_dispatch.TorchDispatchMode", "utils.checkpoint.checkpoint",
+                                  "overrides.TorchFunctionMode", "autograd.forward_ad.make_dual",
+                                  "autograd.graph.saved_tensors_hooks", "fx.symbolic_trace", "func.vmap"])
+def test_pytorch2_apis_are_reached_by_attribute_after_a_plain_import(path):
+    """As with PyTorch, ``torch.utils._python_dispatch.TorchDispatchMode`` works after ``import torch`` alone
+    (a fresh interpreter, so nothing imported by another test helps)."""
+    import subprocess
+    import sys
+    code = f"import tensorlab as torch; torch.{path}"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0, code
