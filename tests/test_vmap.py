@@ -179,6 +179,7 @@ INPLACE_INTO_UNBATCHED = {
     "fill_": lambda acc, a: acc.fill_(a.sum()), "index_add_": lambda acc, a: acc.index_add_(0, lib_index(acc), a),
     "pow_": lambda acc, a: acc.pow_(a), "lerp_": lambda acc, a: acc.lerp_(a, 0.5),
     "scatter_": lambda acc, a: acc.scatter_(0, lib_index(acc), a),
+    "clamp_": lambda acc, a: acc.clamp_(min=a), "addcdiv_": lambda acc, a: acc.addcdiv_(a, a + 10),
 }
 
 
@@ -285,3 +286,14 @@ def test_ops_with_a_data_dependent_shape_are_refused(build):
 
 def test_an_unbatched_boolean_mask_is_fine():
     assert_same(lambda L, a: L.func.vmap(lambda row: row[L.tensor([True, False, True])])(a), A)
+
+
+def test_an_inplace_function_without_a_rule_writes_each_sample_into_its_own_slice():
+    def f(lib, a):
+        u = a.clone()
+        same = u.clamp_(min=lib.tensor(0.0, dtype=lib.float64)) is u
+        u.addcdiv_(a, a.abs() + 1)
+        return u * (1.0 if same else -1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_same(lambda L, a: L.func.vmap(lambda row: f(L, row))(a), A)

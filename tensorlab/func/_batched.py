@@ -156,6 +156,10 @@ def _per_sample(func, name, args, kwargs, error):
     from ..ops import stack
     level = max(a._level for a in _batched_args(args, kwargs))
     size = next(a._value.shape[0] for a in _batched_args(args, kwargs) if a._level == level)
+    in_place = name.endswith("_") and not name.startswith("_")
+    if in_place and not (args and type(args[0]) is BatchedTensor and args[0]._level == level):
+        from ._vmap import depth, inplace_error    # one tensor for every sample cannot take a result each
+        raise RuntimeError(inplace_error(f"aten::{name}", depth(level)))
     warnings.warn(f"There is a performance drop because we have not yet implemented the batching rule for "
                   f"aten::{name or func.__name__}. Please file us an issue on GitHub so that we can prioritize its "
                   "implementation.", UserWarning, stacklevel=4)
@@ -167,6 +171,8 @@ def _per_sample(func, name, args, kwargs, error):
             return type(a)(pick(x, b) for x in a)
         return a
     results = [func(*[pick(a, b) for a in args], **{k: pick(v, b) for k, v in kwargs.items()}) for b in range(size)]
+    if in_place:        # each sample wrote into its own slice of the physical tensor
+        return args[0]
     first = results[0]
     if isinstance(first, Tensor):
         return wrap(stack(results), level)
