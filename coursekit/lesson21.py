@@ -9,6 +9,7 @@
 """
 from .check import Case, Question, check_function, check_predictions
 from .compare import differences
+from .language import tr
 from .solutions import lesson21 as solution
 
 # -- exercise 1: shapes of a two-layer LSTM --------------------------------------------------------------
@@ -27,30 +28,31 @@ def _run(torch):
 
 def _w0_hint(got, truth):
     if got == (5, 3):
-        return "An LSTM has 4 gates (input, forget, cell, output), stacked as rows: 4 * hidden_size rows."
+        return tr("An LSTM has 4 gates (input, forget, cell, output), stacked as rows: 4 * hidden_size rows.")
     if got == (3, 20) or got == (3, 5):
-        return "Like nn.Linear's weight: [rows = outputs, columns = inputs], and the 4 gates are stacked as rows."
-    return "4 gates x hidden_size rows, input_size columns."
+        return tr("Like nn.Linear's weight: [rows = outputs, columns = inputs], and the 4 gates are stacked as "
+                  "rows.")
+    return tr("4 gates x hidden_size rows, input_size columns.")
 
 
 def _w1_hint(got, truth):
     if got == (20, 3):
-        return "Layer 1 does not see x: its input is layer 0's hidden state, hidden_size features."
+        return tr("Layer 1 does not see x: its input is layer 0's hidden state, hidden_size features.")
     return _w0_hint(got, truth)
 
 
 def _output_hint(got, truth):
     if got == (2, 4, 5) or got == (4, 5):
-        return "output holds the last layer's h at *every* time step: (seq, batch, hidden)."
+        return tr("output holds the last layer's h at *every* time step: (seq, batch, hidden).")
     if got == (4, 7, 5):
-        return "batch_first is False by default: the time dimension comes first, (seq, batch, ...)."
-    return "(seq, batch, hidden_size): one hidden state per time step and sequence."
+        return tr("batch_first is False by default: the time dimension comes first, (seq, batch, ...).")
+    return tr("(seq, batch, hidden_size): one hidden state per time step and sequence.")
 
 
 def _hn_hint(got, truth):
     if got == (7, 4, 5) or got == (4, 5) or got == (1, 4, 5):
-        return "h_n holds the *last* step's h of *every* layer: (num_layers, batch, hidden)."
-    return "(num_layers * directions, batch, hidden_size)."
+        return tr("h_n holds the *last* step's h of *every* layer: (num_layers, batch, hidden).")
+    return tr("(num_layers * directions, batch, hidden_size).")
 
 
 LSTM_QUESTIONS = [
@@ -63,9 +65,9 @@ LSTM_QUESTIONS = [
 
 def check_lstm_shapes(answer):
     """Exercise 1: four shapes of a two-layer LSTM and of its outputs."""
-    return check_predictions(answer, LSTM_QUESTIONS, what="a tuple of 4 shapes",
-                             note="Weights stack the 4 gates as rows; outputs are the last layer at every step, "
-                                  "h_n every layer at the last step.")
+    return check_predictions(answer, LSTM_QUESTIONS, what=tr("a tuple of 4 shapes"),
+                             note=tr("Weights stack the 4 gates as rows; outputs are the last layer at every step, "
+                                     "h_n every layer at the last step."))
 
 
 # -- exercise 2: one LSTM step by hand ---------------------------------------------------------------
@@ -81,7 +83,8 @@ def _case(batch, input_size, hidden):
         h = torch.linspace(0.5, -0.5, batch * hidden).reshape(batch, hidden)
         c = torch.linspace(-1.0, 1.5, batch * hidden).reshape(batch, hidden)
         return x, h, c, cell
-    return Case(f"a batch of {batch}, {input_size} inputs, hidden size {hidden}", make)
+    return Case(tr("a batch of {batch}, {inputs} inputs, hidden size {hidden}", batch=batch, inputs=input_size,
+                   hidden=hidden), make)
 
 
 LSTM_CASES = [_case(2, 3, 4), _case(3, 1, 2)]
@@ -97,24 +100,24 @@ def _variant(x, h, c, cell, torch, order="ifgo", forget=True, tanh_c=True, tanh_
 
 
 VARIANTS = [
-    (dict(order="ifog"), "PyTorch stacks the gates in the order input, forget, cell (g), output: chunk(4) gives "
-                         "i, f, g, o."),
-    (dict(order="iofg"), "PyTorch stacks the gates in the order input, forget, cell (g), output."),
-    (dict(forget=False), "The old cell state is multiplied by the forget gate, sigmoid(f), before the new part "
-                         "is added: that is how an LSTM forgets."),
-    (dict(tanh_c=False), "The output squashes the cell state first: h = sigmoid(o) * tanh(c)."),
-    (dict(tanh_g=False), "The candidate g goes through tanh (values in -1..1), not sigmoid: only the gates are "
-                         "sigmoids."),
+    (dict(order="ifog"), tr("PyTorch stacks the gates in the order input, forget, cell (g), output: chunk(4) gives "
+                            "i, f, g, o.")),
+    (dict(order="iofg"), tr("PyTorch stacks the gates in the order input, forget, cell (g), output.")),
+    (dict(forget=False), tr("The old cell state is multiplied by the forget gate, sigmoid(f), before the new part "
+                            "is added: that is how an LSTM forgets.")),
+    (dict(tanh_c=False), tr("The output squashes the cell state first: h = sigmoid(o) * tanh(c).")),
+    (dict(tanh_g=False), tr("The candidate g goes through tanh (values in -1..1), not sigmoid: only the gates are "
+                            "sigmoids.")),
 ]
 
 
 def _diagnose_lstm(got, expected, args, torch):
     if isinstance(got, Exception):
         if "chunk" in str(got) or "unpack" in str(got):
-            return "gates has 4 * hidden_size columns: gates.chunk(4, dim=1) splits it into i, f, g, o."
-        return "Return the pair (h, c)."
+            return tr("gates has 4 * hidden_size columns: gates.chunk(4, dim=1) splits it into i, f, g, o.")
+        return tr("Return the pair (h, c).")
     if not isinstance(got, tuple) or len(got) != 2:
-        return "Return the pair (h, c): the new hidden state and the new cell state."
+        return tr("Return the pair (h, c): the new hidden state and the new cell state.")
     x, h, c, cell = args
     for kwargs, hint in VARIANTS:
         with torch.no_grad():
@@ -123,16 +126,16 @@ def _diagnose_lstm(got, expected, args, torch):
             return hint
     swapped = (got[1], got[0])
     if not any(differences(a.detach(), b.detach(), grads=False) for a, b in zip(swapped, expected)):
-        return "The order of the pair is (h, c), as nn.LSTMCell returns it."
+        return tr("The order of the pair is (h, c), as nn.LSTMCell returns it.")
     return ""
 
 
 def check_lstm_step(lstm_step):
     """Exercise 2: ``lstm_step(x, h, c, cell)`` -> (h, c), computed from an nn.LSTMCell's weights."""
     return check_function(lstm_step, solution.lstm_step, LSTM_CASES, name="lstm_step",
-                          what="a function body that returns the pair (h, c)", diagnoses=[_diagnose_lstm],
-                          note="Four gates from one matmul; the cell state is only scaled and added to -- the "
-                               "path gradients travel along.")
+                          what=tr("a function body that returns the pair (h, c)"), diagnoses=[_diagnose_lstm],
+                          note=tr("Four gates from one matmul; the cell state is only scaled and added to -- the "
+                                  "path gradients travel along."))
 
 
 # -- exercise 3: a two-layer RNN, by hand --------------------------------------------------------------------
@@ -151,9 +154,10 @@ def _cells(torch, input_size, hidden_size, layers):
 
 
 STACK_CASES = [
-    Case("xs of shape (5, 4, 2) and two cells RNNCell(2, 3), RNNCell(3, 3)",
+    Case(tr("xs of shape {shape} and two cells {cells}", shape="(5, 4, 2)", cells="RNNCell(2, 3), RNNCell(3, 3)"),
          lambda torch: ((torch.linspace(-2, 2, 40) * 1.7).sin().reshape(5, 4, 2), _cells(torch, 2, 3, 2))),
-    Case("xs of shape (3, 2, 3) and three cells RNNCell(3, 3), RNNCell(3, 3), RNNCell(3, 3)",
+    Case(tr("xs of shape {shape} and three cells {cells}", shape="(3, 2, 3)",
+            cells="RNNCell(3, 3), RNNCell(3, 3), RNNCell(3, 3)"),
          lambda torch: ((torch.linspace(-2, 2, 18) * 2.3).cos().reshape(3, 2, 3), _cells(torch, 3, 3, 3))),
 ]
 
@@ -171,22 +175,22 @@ def _diagnose_stack(got, expected, args, torch):
     xs, cells = args
     if isinstance(got, Exception):
         if "shape" in str(got) or "size" in str(got) or "match" in str(got):
-            return ("Layer 0 reads xs; every later layer reads the hidden states of the layer below, one per "
-                    "step -- not xs.")
+            return tr("Layer 0 reads xs; every later layer reads the hidden states of the layer below, one per "
+                      "step -- not xs.")
         return None
     if not (isinstance(got, (tuple, list)) and len(got) == 2):
-        return "Return the pair (output, h_n), as nn.RNN does."
+        return tr("Return the pair (output, h_n), as nn.RNN does.")
     output, h_n = got
     with torch.no_grad():
         first = _unroll(cells[0], xs, torch)
         if not differences(output, first, grads=False):
-            return "That is the first layer's output; the RNN's output is the *last* layer's, at every step."
+            return tr("That is the first layer's output; the RNN's output is the *last* layer's, at every step.")
         if tuple(h_n.shape) == tuple(expected[1].shape[1:]):
-            return "h_n holds the last state of *every* layer: shape (num_layers, batch, hidden_size)."
+            return tr("h_n holds the last state of *every* layer: shape (num_layers, batch, hidden_size).")
         if tuple(h_n.shape) == tuple(expected[1].shape) and not differences(h_n.flip(0), expected[1], grads=False):
-            return "h_n is ordered by layer: layer 0's last state first."
+            return tr("h_n is ordered by layer: layer 0's last state first.")
         if output.dim() == 3 and output.shape[0] > xs.shape[0]:
-            return "The output has one hidden state per step of xs: leave out the initial zeros."
+            return tr("The output has one hidden state per step of xs: leave out the initial zeros.")
     return None
 
 
@@ -194,7 +198,7 @@ def check_stacked_rnn(stacked_rnn):
     """Exercise 3: ``stacked_rnn(xs, cells)`` -> (output, h_n), what ``nn.RNN(num_layers=len(cells))``
     returns with the cells' weights."""
     return check_function(stacked_rnn, solution.stacked_rnn, STACK_CASES, name="stacked_rnn",
-                          what="a function body that returns the pair (output, h_n)", diagnoses=[_diagnose_stack],
+                          what=tr("a function body that returns the pair (output, h_n)"), diagnoses=[_diagnose_stack],
                           grads=False,
-                          note="That is nn.RNN with num_layers > 1: each layer unrolls its own cell over the "
-                               "hidden states of the layer below.")
+                          note=tr("That is nn.RNN with num_layers > 1: each layer unrolls its own cell over the "
+                                  "hidden states of the layer below."))
