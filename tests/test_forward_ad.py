@@ -530,3 +530,31 @@ def test_inference_mode_switches_forward_ad_off():
                 no_grad = fw.unpack_dual(d * 2).tangent
         return inside, no_grad.tolist()
     assert tangent(tensorlab, fwAD) == tangent(torch, tfwAD) == (None, [2.0, 2.0])
+
+
+@pytest.mark.parametrize("which", ["vec -> vec", "mat -> vec", "tuples", "hessian vec", "hessian mat"])
+def test_the_forward_mode_jacobian_is_laid_out_as_pytorchs(which):
+    """functional.jacobian(strategy="forward-mode") and hessian(outer_jacobian_strategy="forward-mode"):
+    the values and the strides of PyTorch's (a view whose columns lie one after another in memory)."""
+    def jac(lib):
+        F = lib.autograd.functional
+        x = lib.tensor([1.0, 0.5], dtype=lib.float64)
+        m = lib.tensor([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], dtype=lib.float64)
+        if which == "vec -> vec":
+            return F.jacobian(lambda t: lib.stack([t[0] * t[1], t[0].exp(), t[1].sin()]), x,
+                              strategy="forward-mode", vectorize=True)
+        if which == "mat -> vec":
+            return F.jacobian(lambda t: t.sin().sum(1), m, strategy="forward-mode", vectorize=True)
+        if which == "tuples":
+            return F.jacobian(lambda a, b: (a * b.sum(), (a ** 2).sum()), (x, m), strategy="forward-mode",
+                              vectorize=True)
+        return F.hessian(lambda t: (t ** 3).sum(), x if which == "hessian vec" else m,
+                         outer_jacobian_strategy="forward-mode", vectorize=True)
+
+    def leaves(tree):   # (PyTorch gives lists for tuple outputs here, and a Hessian that requires grad)
+        return [y for t in tree for y in leaves(t)] if isinstance(tree, (tuple, list)) else [tree.detach()]
+    ours, theirs = leaves(jac(tensorlab)), leaves(jac(torch))
+    assert [tuple(a.shape) for a in ours] == [tuple(b.shape) for b in theirs]
+    assert [a.stride() for a in ours] == [b.stride() for b in theirs]
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12)

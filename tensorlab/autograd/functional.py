@@ -276,12 +276,20 @@ def _jacobian_forward(func, inputs, create_graph, strict, vectorize):
         row = []
         for i, x in enumerate(inputs):
             shape = tuple(out.shape) + tuple(x.shape)
-            row.append(stack(columns[o][i], -1).reshape(shape) if columns[o][i]
+            row.append(_columns_as_block(stack(columns[o][i]), out, x) if columns[o][i]
                        else zeros_like(out).reshape(tuple(out.shape) + (1,)).expand(*out.shape, 0).reshape(shape))
         blocks.append(tuple(row))
     if outputs_tuple:
         return tuple(_untuple(b, inputs_tuple) for b in blocks)
     return _untuple(blocks[0], inputs_tuple)
+
+
+def _columns_as_block(stacked, out, x):
+    """The columns (stacked along dim 0) as the block d out / d x, shape ``out.shape + x.shape``, laid out
+    as PyTorch's (its vmap moves the batch of tangents to the end): a view, the output's dims first."""
+    n_in, n_out = x.dim(), out.dim()
+    block = stacked.reshape(tuple(x.shape) + tuple(out.shape))
+    return block.permute(*range(n_in, n_in + n_out), *range(n_in))
 
 
 def _forward_pass(func, inputs, i, k):
