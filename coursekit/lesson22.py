@@ -18,29 +18,30 @@ import tempfile
 from . import guard
 from .check import Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong
 from .compare import describe, differences, kind
+from .language import tr
 from .solutions import lesson22 as solution
 
 # -- exercise 1: devices ------------------------------------------------------------------------------
 
 
 def _same_hint(got, truth):
-    return ("torch.device('cuda') means 'the current GPU' and has no index; 'cuda:0' names GPU 0. Compare "
-            "their .index: devices are equal when type and index are. (A tensor's device is always concrete.)")
+    return tr("torch.device('cuda') means 'the current GPU' and has no index; 'cuda:0' names GPU 0. Compare "
+              "their .index: devices are equal when type and index are. (A tensor's device is always concrete.)")
 
 
 def _index_hint(got, truth):
-    return "The number after the colon is the index -- an int, not a string."
+    return tr("The number after the colon is the index -- an int, not a string.")
 
 
 def _to_hint(got, truth):
-    return ("When the tensor is already on that device (and has that dtype), .to returns the tensor itself -- "
-            "no copy. (And when it moves, it returns a new tensor and leaves the old one where it was.)")
+    return tr("When the tensor is already on that device (and has that dtype), .to returns the tensor itself -- "
+              "no copy. (And when it moves, it returns a new tensor and leaves the old one where it was.)")
 
 
 def _str_hint(got, truth):
     if got == "cuda":
-        return "With an index, str() writes 'type:index'."
-    return "str(device) writes 'type:index', as you pass it to .to(...)."
+        return tr("With an index, str() writes 'type:index'.")
+    return tr("str(device) writes 'type:index', as you pass it to .to(...).")
 
 
 DEVICE_QUESTIONS = [
@@ -60,9 +61,9 @@ def _to_is_same(torch):
 def check_devices(answer):
     """Exercise 1: four predictions about devices that hold on any machine."""
     return check_predictions(answer, DEVICE_QUESTIONS,
-                             what="a tuple of 4 predictions: True/False, a number, True/False, a string",
-                             note="A device is a name -- type and index -- that any machine can make; only "
-                                  "putting data there needs the GPU.")
+                             what=tr("a tuple of 4 predictions: True/False, a number, True/False, a string"),
+                             note=tr("A device is a name -- type and index -- that any machine can make; only "
+                                     "putting data there needs the GPU."))
 
 
 # -- exercise 2: a checkpoint from a GPU machine --------------------------------------------------------
@@ -96,10 +97,10 @@ def _load_hint(error):
     text = str(error)
     if "map_location" in text or "CUDA" in text or "cuda" in text or isinstance(error, (AssertionError,
                                                                                        ModuleNotFoundError)):
-        return ("The file says its tensors live on cuda:0, and loading puts them back there -- which needs a GPU. "
-                "torch.load(path, map_location=...) says where they should go instead. Moving them after "
-                "loading is too late: the load itself fails.")
-    return "torch.load(path, map_location=...) loads and moves in one go."
+        return tr("The file says its tensors live on cuda:0, and loading puts them back there -- which needs a "
+                  "GPU. torch.load(path, map_location=...) says where they should go instead. Moving them after "
+                  "loading is too late: the load itself fails.")
+    return tr("torch.load(path, map_location=...) loads and moves in one go.")
 
 
 @always_a_verdict
@@ -107,11 +108,12 @@ def check_load_on_cpu(load_on_cpu):
     """Exercise 2: ``load_on_cpu(path)`` loads a checkpoint saved on a GPU machine, with every tensor on the CPU."""
     import tensorlab
 
-    what = "a function body that loads `path` with its tensors on the CPU"
+    what = tr("a function body that loads `path` with its tensors on the CPU")
     if is_stub(load_on_cpu):
         return not_answered(what)
     if not callable(load_on_cpu):
-        return wrong(f"`load_on_cpu` should be a function ({what}); it is {kind(load_on_cpu)}.")
+        return wrong(tr("`{name}` should be a function ({what}); it is {kind}.", name="load_on_cpu", what=what,
+                        kind=kind(load_on_cpu)))
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "trained_on_a_gpu.pth")
         with open(path, "wb") as f:
@@ -123,14 +125,16 @@ def check_load_on_cpu(load_on_cpu):
     if got is Ellipsis:
         return not_answered(what)
     if not isinstance(got, dict):
-        return wrong(f"`load_on_cpu` returned {kind(got)} ({describe(got)}); expected the saved dict.",
-                     "Return what torch.load returns.")
+        return wrong(tr("`load_on_cpu` returned {kind} ({value}); expected the saved dict.", kind=kind(got),
+                        value=describe(got)),
+                     tr("Return what torch.load returns."))
     weight = got.get("weight")
     if weight is not None and hasattr(weight, "device") and weight.device.type != "cpu":
-        return wrong(f"the loaded weight is on {weight.device}, not on the CPU.",
-                     "This machine has a GPU, so the load worked -- but the exercise asks for CPU tensors: "
-                     "tell torch.load where the tensors should go.")
-    found = differences(got.get("weight"), _saved(tensorlab)["weight"], where="the loaded weight", grads=False)
+        return wrong(tr("the loaded weight is on {device}, not on the CPU.", device=weight.device),
+                     tr("This machine has a GPU, so the load worked -- but the exercise asks for CPU tensors: "
+                        "tell torch.load where the tensors should go."))
+    found = differences(got.get("weight"), _saved(tensorlab)["weight"], where=tr("the loaded weight"), grads=False)
     if found or got.get("step") != 3:
-        return wrong((found or ["the loaded step is not 3"])[0] + ".", "Return the loaded checkpoint unchanged.")
-    return correct("map_location decides where the loaded tensors go, whatever device they were saved from.")
+        return wrong(tr("{found}.", found=(found or [tr("the loaded step is not 3")])[0]),
+                     tr("Return the loaded checkpoint unchanged."))
+    return correct(tr("map_location decides where the loaded tensors go, whatever device they were saved from."))
