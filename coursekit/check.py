@@ -45,6 +45,7 @@ import inspect
 import re
 import sys
 import textwrap
+import unicodedata
 
 from . import guard
 from .compare import describe, differences, kind, plain
@@ -71,11 +72,57 @@ def wrap(message, width=WIDTH):
     lines = []
     for line in message.split("\n"):
         label = re.match(r"\s*(Not yet: |Not answered yet: |Correct! |Hint: |还不对：|尚未作答：|正确！|提示：|\(\d+\) |- )?", line).group()
+        if any(_is_wide(c) for c in line):
+            lines += _wrap_wide(line, width, " " * _columns(label))
+            continue
         protected = re.sub(r"`[^`]*`", lambda m: m.group().replace(" ", "\0"), line)
         pieces = textwrap.wrap(protected, width, subsequent_indent=" " * len(label), break_long_words=False,
                                break_on_hyphens=False, drop_whitespace=True) or [""]
         lines += [piece.replace("\0", " ") for piece in pieces]
     return "\n".join(lines)
+
+
+def _is_wide(character):
+    """A character that takes two columns in a terminal or a notebook's monospace output (Chinese)."""
+    return unicodedata.east_asian_width(character) in "WF"
+
+
+def _columns(text):
+    return sum(2 if _is_wide(c) else 1 for c in text)
+
+
+# A line of Chinese breaks between any two characters, except before closing punctuation; a word in
+# Latin letters and `code in backticks` stay whole.
+_PIECE = re.compile(r"`[^`]*`|\s+|[^\s`]")
+_NO_BREAK_BEFORE = set("，。、；：！？）》」』”’")
+
+
+def _wrap_wide(line, width, indent):
+    """``line`` (which holds wide characters) cut into lines of at most ``width`` columns.
+
+    >>> _wrap_wide("提示：先用 `t.view(2, 3)` 看看形状，再想想 stride 为什么不变。", 24, " " * 6)
+    ['提示：先用 `t.view(2, 3)`', '      看看形状，再想想', '      stride 为什么不变。']
+    """
+    tokens, word = [], ""
+    for piece in _PIECE.findall(line):          # glue Latin letters back into words
+        if len(piece) == 1 and not piece.isspace() and not _is_wide(piece) and piece not in _NO_BREAK_BEFORE:
+            word += piece
+            continue
+        if word:
+            tokens.append(word)
+            word = ""
+        tokens.append(piece)
+    tokens += [word] if word else []
+    lines, current = [], ""
+    for token in tokens:
+        fits = _columns(current.rstrip() + token) <= width
+        if current.strip() and not fits and not token.isspace() and token not in _NO_BREAK_BEFORE:
+            lines.append(current.rstrip())
+            current = indent
+        if token.isspace() and current == indent:
+            continue
+        current += token
+    return lines + [current.rstrip()]
 
 
 class Verdict:
@@ -165,8 +212,8 @@ def not_answered(what):
 
 
 def _sentence(text):
-    """``text`` ending in one full stop (an error message often brings its own)."""
-    return text if text.endswith((".", "。")) else text + "."
+    """``text`` ending in one full stop (an error message often brings its own); a Chinese one in Chinese."""
+    return text if text.endswith((".", "。")) else tr("{text}.", text=text)
 
 
 def is_stub(answer):
@@ -379,5 +426,5 @@ def check_function(answer, reference, cases, *, name, what, strides=False, grads
                 where = tr("`{name}` on {case}", name=name, case=case.label)
                 if index > 0:
                     return works_only_on_tensorlab(where, module, found[0])
-                return wrong(_sentence(f"{where}: {found[0]}"), why)
+                return wrong(_sentence(tr("{where}: {found}", where=where, found=found[0])), why)
     return correct(note)

@@ -84,6 +84,8 @@ ZH = {
     "expected": "期望的是",
     "{where} is {got_kind} ({got}), {exp} {expected_kind} ({expected})":
         "{where}是{got_kind}（{got}），{exp}{expected_kind}（{expected}）",
+    "{where}: {found}": "{where}：{found}",
+    "{text}.": "{text}。",
     "{where} is {got}, {exp} {expected}": "{where}是 {got}，{exp} {expected}",
     "{where} has shape {got}, {exp} {expected}": "{where}的形状是 {got}，{exp} {expected}",
     "{where} has dtype {got}, {exp} {expected}": "{where}的数据类型是 {got}，{exp} {expected}",

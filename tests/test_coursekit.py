@@ -567,3 +567,16 @@ def test_the_status_line_validates_with_and_without_pytorch(tmp_path):
     (tmp_path / "without_entry.cfg").write_text(entry)
     result = _nbval(path, _torch_env(tmp_path, False), tmp_path / "without_entry.cfg")
     assert result.returncode != 0 and "cross-checks are" in result.stdout
+
+
+def test_a_chinese_message_wraps_by_columns_and_keeps_words_and_code_whole():
+    """A Chinese character takes two columns: lines are cut by columns, between characters, never inside
+    a Latin word or `code`, never before closing punctuation; continued lines line up under the label."""
+    from coursekit.check import _columns, wrap
+    message = ("提示：" + "这个张量和它的视图共享同一个存储区，所以通过 `view` 写入的值会出现在原张量里，" * 4
+               + "除非先调用 contiguous()。")
+    lines = wrap(message, width=50).split("\n")
+    assert len(lines) > 3 and all(_columns(line) <= 50 for line in lines)
+    assert all(line.startswith(" " * 6) and not line[6].isspace() for line in lines[1:])
+    assert all(not line.strip().startswith(("，", "。")) for line in lines)
+    assert "".join(lines).replace(" ", "") == message.replace(" ", "")   # nothing lost or added
