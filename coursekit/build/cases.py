@@ -198,9 +198,10 @@ CASES = {1: STAGE1, 2: STAGE2}
 
 def _later_stages():
     """Stage 3 onwards keep their cases in their own modules (they build on the helpers above)."""
+    from .cases_engine import STAGE5
     from .cases_graph import STAGE4
     from .cases_ops import STAGE3
-    CASES[3], CASES[4] = STAGE3, STAGE4
+    CASES[3], CASES[4], CASES[5] = STAGE3, STAGE4, STAGE5
 
 
 _later_stages()

@@ -41,7 +41,7 @@ class Region:
     stage: int
     module: str          # "tensorlab._layout"
     path: Path           # the file in tensorlab/
-    qualname: str        # "contiguous_strides" or "Engine.run"
+    qualname: str        # "contiguous_strides" or "Mul.backward"
     source: str          # the function, dedented, without decorators, with its name in the learner's file
     docstring_end: int   # the line (1-based, in ``source``) where its docstring ends
 

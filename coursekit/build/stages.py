@@ -33,6 +33,8 @@ _GRAD = "tests/test_elementwise_grad.py::"
 _REDUCE = "tests/test_reduce.py::"
 _LINALG = "tests/test_linalg.py::"
 _GRAPH = "tests/test_autograd_graph.py::"
+_BACKWARD = "tests/test_autograd_backward.py::"
+_HOOKS = "tests/test_autograd_hooks.py::"
 
 STAGES = {
     1: Stage(
@@ -110,6 +112,29 @@ STAGES = {
         "each input's gradient goes -- the node that made the input and which of its outputs it was, "
         "the leaf's one AccumulateGrad, or nowhere. Write the edges, the leaf's accumulator and the "
         "nodes' names: tensorlab then records every graph with your code.", 45),
+    5: Stage(
+        5, "engine", "the engine: dependencies, the ready queue, accumulation, freeing", "05_build_the_engine.ipynb",
+        ("tensorlab.autograd.engine",),
+        (_BACKWARD + "test_backward_values_match_torch",
+         _BACKWARD + "test_gradients_accumulate_across_calls",
+         _BACKWARD + "test_leaves_fed_the_same_gradient_tensor_get_their_own_grad",
+         _BACKWARD + "test_autograd_backward_with_several_roots",
+         _BACKWARD + "test_grad_returns_gradients_and_leaves_dot_grad_alone",
+         _BACKWARD + "test_grad_unused_inputs",
+         _BACKWARD + "test_backward_inputs_restricts_accumulation",
+         _BACKWARD + "test_second_backward_without_retain_graph_raises",
+         _BACKWARD + "test_saved_tensors_are_released_right_after_their_node_runs",
+         _BACKWARD + "test_execution_order_matches_torch",
+         _BACKWARD + "test_dependency_counting_waits_for_every_branch",
+         _BACKWARD + "test_random_graphs_match_torch_in_gradients_and_order",
+         _HOOKS + "test_hook_on_a_non_leaf_sees_and_replaces_the_gradient",
+         _HOOKS + "test_hook_on_a_leaf_runs_before_accumulation",
+         _HOOKS + "test_several_hooks_run_in_registration_order_and_retain_grad_sees_the_result",
+         _HOOKS + "test_hooks_fire_during_autograd_grad_too"),
+        "backward() runs the graph once, newest node first: count the edges into every node, queue a "
+        "node only when all its gradients have arrived (adding up those for the same place), run it, "
+        "free what it saved unless retain_graph, and send its results on. Write the walk, the queue "
+        "and the delivery: every backward of tensorlab then runs on your engine, in PyTorch's order.", 60),
 }
 
 

@@ -124,9 +124,17 @@ class _Backward:
             outputs = self.root.apply() if node is self.root else self.process(node)
             self.deliver(node, outputs)
 
+    # build: stage 5
     def process(self, node):
         """The gradients that arrived at ``node`` go through its tensor hooks, are captured if it is a
-        target, and -- if the node is needed -- through the node itself. Returns what it sends on."""
+        target, and -- if the node is needed -- through the node itself. Returns what it sends on.
+
+        The node's input buffer, ``self.buffers[node]``, holds one gradient per output of its forward
+        op (None where none arrived); it is taken out, not left behind. The node runs with
+        ``_evaluate(node, grads, self.observed)`` (its pre- and post-hooks, ``apply``, checks); then,
+        unless ``self.retain_graph``, it frees its saved tensors: ``_release(node, self.observed)``.
+        Tensor hooks (``hooks.run_tensor_hooks``) and captures (``_capture``, for ``inputs=``) come
+        first; ``self.visit``, when not None, says which nodes need to run at all."""
         grads = self.buffers.pop(node, None) or [None] * max(len(node._output_meta), 1)
         if hooks.has_tensor_hooks(node):
             grads = hooks.run_tensor_hooks(node, grads, _emit if self.observed else None)
@@ -141,7 +149,16 @@ class _Backward:
 
     def deliver(self, node, outputs):
         """Send each gradient along its edge, summing into the receiver's buffer; a receiver whose
-        every incoming edge has now delivered is ready."""
+        every incoming edge has now delivered is ready.
+
+        Edge ``i`` of ``node.next_functions`` is ``(receiver, input_nr)``: ``outputs[i]`` goes into slot
+        ``input_nr`` of the receiver's buffer (a list with one place per output of the receiver's op,
+        ``max(len(receiver._output_meta), 1)``), added to what is there (``_add_gradients``). Every edge
+        counts down ``self.dependencies[receiver]``, even one that carries None; at 0 the receiver
+        is pushed, if ``self.visit`` (when not None) includes it. One tensor sent along two edges
+        (``a + b`` passes its gradient to both) reaches the second as an alias (``_make_view``), so
+        that no two leaves' ``.grad`` share memory. (With ``self.observed``, each send is reported:
+        ``_emit("send", ...)``.)"""
         sent = set()  # ids of the gradients sent so far
         for edge, (nxt, nr) in enumerate(node.next_functions):
             if nxt is None:
@@ -165,13 +182,19 @@ class _Backward:
                 self.push(nxt)
 
     def push(self, node):
-        """Queue a ready node: AccumulateGrad first (it finishes a leaf), then the newest node."""
+        """Queue a ready node: AccumulateGrad first (it finishes a leaf), then the newest node.
+
+        ``self.ready`` is a heap of ``(priority, tie-break, node)`` -- the smallest comes out first, so
+        the newest node (the highest ``_seq_nr``) gets the smallest priority; ``self.tiebreak``
+        numbers the pushes. (With ``self.observed``: ``_emit("ready", node=..., queue=...)``.)"""
         priority = float("-inf") if type(node) is AccumulateGrad else -node._seq_nr
         heapq.heappush(self.ready, (priority, next(self.tiebreak), node))
         if self.observed:
             _emit("ready", node=node, queue=[n for _, _, n in sorted(self.ready)])
+    # build: end
 
 
+# build: stage 5
 def _count_dependencies(root):
     """How many edges lead into each node reachable from ``root``; and those nodes (an iterative walk:
     a graph may be far deeper than Python's recursion limit)."""
@@ -187,6 +210,7 @@ def _count_dependencies(root):
                 seen.add(nxt)
                 stack.append(nxt)
     return dependencies, nodes
+# build: end
 
 
 def _capture_targets(inputs):
