@@ -21,12 +21,8 @@ TRANSLATED = translate.translated_lessons()
 # Lessons whose Chinese edition is still to be written. The list may only shrink: a lesson that is
 # translated must leave it, and a new English lesson must be translated or added here.
 NOT_YET_TRANSLATED = {
-    "02_storage_and_strides", "03_views_and_broadcasting", "04_ops_and_reductions", "05_indexing_and_gather",
-    "06_autograd_basics", "07_the_backward_graph", "08_inplace_and_versions", "09_custom_functions",
-    "10_higher_order_gradients", "11_modules_and_parameters", "12_containers_and_state_dict",
-    "13_layers_and_losses", "14_convolution", "15_normalization_and_regularization", "16_training_loop",
-    "17_optimizers_and_schedules", "18_data_and_transforms", "19_saving_and_loading",
-    "20_watching_training", "21_sequences", "22_gpus",
+    "23_forward_mode_ad", "24_function_transforms", "25_the_dispatcher", "26_graph_capture_fx",
+    "27_memory_in_autograd",
 }
 
 
