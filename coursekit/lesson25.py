@@ -24,6 +24,7 @@ from . import guard
 from .check import Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong
 from .check import works_only_on_tensorlab
 from .compare import describe, differences, is_tensor, kind
+from .language import tr
 from .libs import class_on, libraries
 from .solutions import lesson25 as solution
 
@@ -87,15 +88,17 @@ def _make_mode(answer, library, which, watched):
     cls = class_on(library, answer)
     if isinstance(cls, type) and hasattr(cls, f"__torch_{which}__"):
         cls = _watching(cls, f"__torch_{which}__", watched)
-    mode, error = guard.run(cls) if callable(cls) else (None, TypeError(f"{kind(answer)} cannot be called"))
+    mode, error = guard.run(cls) if callable(cls) else (None, TypeError(tr("{kind} cannot be called",
+                                                                                         kind=kind(answer))))
     if error is not None:
-        return None, raised(error, "Write the class as the lesson does, and make it with no arguments: "
-                                   "`mode = YourClass()`.", "making the mode")
+        return None, raised(error, tr("Write the class as the lesson does, and make it with no arguments: "
+                                      "`mode = YourClass()`."), tr("making the mode"))
     if not isinstance(mode, _mode_base(library, which)):
         base = "TorchDispatchMode" if which == "dispatch" else "TorchFunctionMode"
-        return None, (f"the answer should be a subclass of {base}; calling it gave {kind(mode)}",
-                      f"Write `class ...({base}):` with a method __torch_{which}__(self, func, types, args=(), "
-                      "kwargs=None).")
+        return None, (tr("the answer should be a subclass of {base}; calling it gave {kind}", base=base,
+                         kind=kind(mode)),
+                      tr("Write `class ...({base}):` with a method __torch_{which}__(self, func, types, args=(), "
+                         "kwargs=None).", base=base, which=which))
     return mode, None
 
 
@@ -135,29 +138,29 @@ def _scalars(torch):
 
 
 COUNT_PROGRAMS = [("F.linear(x, w, b).relu().sum().backward()", _linear_relu),
-                  ("an MLP's mse_loss and its backward", _mlp_mse),
+                  (tr("an MLP's mse_loss and its backward"), _mlp_mse),
                   ("(x * 2 + 1 - x.t().t() * x).mean()", _scalars)]
 
 
 def _diagnose_counts(got, expected):
     """The hint for counts that differ from the reference's, or ''."""
     if not isinstance(got, dict):
-        return ("`self.counts` should be a dict from op name to count; make it `{}` in __init__ and add to it "
-                "in __torch_dispatch__.")
+        return tr("`self.counts` should be a dict from op name to count; make it `{}` in __init__ and add to it "
+                  "in __torch_dispatch__.")
     keys = [k for k in got]
     if keys and all(not isinstance(k, str) for k in keys):
-        return ("Use str(func) as the key -- 'aten.<operator>.<overload>' -- not the OpOverload object itself "
-                "(the printed dict must be readable and equal to another mode's).")
+        return tr("Use str(func) as the key -- 'aten.<operator>.<overload>' -- not the OpOverload object itself "
+                  "(the printed dict must be readable and equal to another mode's).")
     short = {k.split(".", 1)[1] for k in expected}
     if set(keys) == short:
-        return "func.__name__ leaves out the namespace: str(func) names the op in full, starting with 'aten.'."
+        return tr("func.__name__ leaves out the namespace: str(func) names the op in full, starting with 'aten.'.")
     packets = {k.rsplit(".", 1)[0] for k in expected}
     if set(keys) == packets:
-        return ("Count each overload, not each operator: str(func.overloadpacket) drops the part after the "
-                "last dot (Tensor, default, dim_IntList...), which is what tells aten.add.Tensor from "
-                "aten.add.Scalar.")
+        return tr("Count each overload, not each operator: str(func.overloadpacket) drops the part after the "
+                  "last dot (Tensor, default, dim_IntList...), which is what tells aten.add.Tensor from "
+                  "aten.add.Scalar.")
     if set(keys) == set(expected) and all(v == 1 for v in got.values()):
-        return "Each name is counted once only: add one to what is already there (counts.get(name, 0) + 1)."
+        return tr("Each name is counted once only: add one to what is already there (counts.get(name, 0) + 1).")
     return ""
 
 
@@ -175,37 +178,39 @@ def _check_counter_case(answer, library, label, program):
     if error is not None:
         why = ""
         if watched.returned and all(r is None for r in watched.returned):
-            why = ("__torch_dispatch__ must return what the op returns: `return func(*args, **kwargs)`. "
-                   "Returning nothing replaces every op's result by None.")
-        return raised(error, why or "Count, then run the op with func(*args, **(kwargs or {})) and return "
-                                    "its result.", label)
+            why = tr("__torch_dispatch__ must return what the op returns: `return func(*args, **kwargs)`. "
+                     "Returning nothing replaces every op's result by None.")
+        return raised(error, why or tr("Count, then run the op with func(*args, **(kwargs or {})) and return "
+                                       "its result."), label)
     if not watched.returned:
-        return (f"after {label}, __torch_dispatch__ was never called",
-                "Name the method exactly __torch_dispatch__(self, func, types, args=(), kwargs=None).")
+        return (tr("after {label}, __torch_dispatch__ was never called", label=label),
+                tr("Name the method exactly __torch_dispatch__(self, func, types, args=(), kwargs=None)."))
     if is_tensor(expected_result) and differences(got_result, expected_result):
-        return (f"{label} gave another result inside your mode",
-                "A counting mode must change nothing: run func exactly once, with the arguments it was given.")
+        return (tr("{label} gave another result inside your mode", label=label),
+                tr("A counting mode must change nothing: run func exactly once, with the arguments it was given."))
     counts = getattr(mode, "counts", None)
     expected = reference.counts
     if counts is None:
-        return ("the mode has no attribute `counts`", "Make `self.counts = {}` in __init__ (after "
-                                                      "super().__init__()).")
+        return (tr("the mode has no attribute `counts`"), tr("Make `self.counts = {}` in __init__ (after "
+                                                             "super().__init__())."))
     found = differences(dict(counts) if isinstance(counts, dict) else counts, expected, where="counts")
     if found or (isinstance(counts, dict) and list(counts) != list(expected)):
         shown = describe(dict(counts) if isinstance(counts, dict) else counts, limit=120)
         if any(vars(klass).get("counts") is counts for klass in type(mode).__mro__):
-            return (f"after {label}, counts is {shown}, with the ops of the programs checked before it",
-                    "Every OpCounter() shares one dict: make `self.counts = {}` in __init__ -- a dict written "
-                    "in the class body is shared by every instance.")
-        return (f"after {label}, counts is {shown}",
-                _diagnose_counts(counts, expected) or "Add one to counts[str(func)] for every op the mode sees.")
+            return (tr("after {label}, counts is {shown}, with the ops of the programs checked before it",
+                       label=label, shown=shown),
+                    tr("Every OpCounter() shares one dict: make `self.counts = {}` in __init__ -- a dict written "
+                       "in the class body is shared by every instance."))
+        return (tr("after {label}, counts is {shown}", label=label, shown=shown),
+                _diagnose_counts(counts, expected) or tr("Add one to counts[str(func)] for every op the mode sees."))
     return None
 
 
 @always_a_verdict
 def check_op_counter(OpCounter):
     """Exercise 1: ``OpCounter`` is a TorchDispatchMode whose ``counts`` maps str(func) to how often it ran."""
-    what = "the body of __torch_dispatch__ (count str(func) in self.counts, then run the op and return its result)"
+    what = tr("the body of __torch_dispatch__ (count str(func) in self.counts, then run the op and return its "
+              "result)")
     if is_stub(OpCounter):
         return not_answered(what)
     for index, (_, library) in enumerate(libraries()):
@@ -219,8 +224,8 @@ def check_op_counter(OpCounter):
             found, why = problem
             if index > 0:
                 return works_only_on_tensorlab("`OpCounter`", library, found)
-            return wrong(f"`OpCounter`: {found}.", why)
-    return correct("A TorchDispatchMode sees every op below autograd -- backward's too -- by its overload name.")
+            return wrong(tr("`{name}`: {found}.", name="OpCounter", found=found), why)
+    return correct(tr("A TorchDispatchMode sees every op below autograd -- backward's too -- by its overload name."))
 
 
 # -- exercise 2: change what relu does --------------------------------------------------------------------
@@ -260,23 +265,23 @@ RELU_PROGRAMS = [("torch.relu(x) * 2", _torch_relu, "torch.relu"),
 def _diagnose_leaky(got, program, spelling, library):
     """The hint for a wrong result of one program, or ''."""
     if spelling is None:
-        return ("Only relu changes: every other call must run as it was asked, `return func(*args, **kwargs)` "
-                "(kwargs may be None: use `**(kwargs or {})`).")
+        return tr("Only relu changes: every other call must run as it was asked, `return func(*args, **kwargs)` "
+                  "(kwargs may be None: use `**(kwargs or {})`).")
     plain = program(library)
     if not differences(got, plain):
-        return (f"Here relu ran unchanged: this program calls it as {spelling}, which your test does not catch. "
-                "torch.relu, F.relu and Tensor.relu are three different callables; compare func with each (or "
-                "look at func.__name__).")
+        return tr("Here relu ran unchanged: this program calls it as {spelling}, which your test does not catch. "
+                  "torch.relu, F.relu and Tensor.relu are three different callables; compare func with each (or "
+                  "look at func.__name__).", spelling=spelling)
 
     def with_slope(slope):
         with class_on(library, _Slope)(slope):
             return program(library)
-    for slope, why in ((0.01, "That is leaky_relu's default slope, 0.01: pass negative_slope=0.1."),
-                       (-0.1, "The slope has the wrong sign: leaky_relu keeps 0.1 * x for negative x."),
-                       (1.0, "Negative values must be scaled by 0.1, not passed through.")):
+    for slope, why in ((0.01, tr("That is leaky_relu's default slope, 0.01: pass negative_slope=0.1.")),
+                       (-0.1, tr("The slope has the wrong sign: leaky_relu keeps 0.1 * x for negative x.")),
+                       (1.0, tr("Negative values must be scaled by 0.1, not passed through."))):
         if not differences(got, with_slope(slope)):
             return why
-    return "Where relu was called, return F.leaky_relu(x, 0.1) of the same input x (args[0])."
+    return tr("Where relu was called, return F.leaky_relu(x, 0.1) of the same input x (args[0]).")
 
 
 class _Slope(TorchFunctionMode):
@@ -304,22 +309,23 @@ def _check_leaky_case(answer, library, label, program, spelling):
     if error is not None:
         why = ""
         if "Multiple dispatch failed" in str(error):
-            why = ("Returning NotImplemented means 'not mine', and with no one else to ask the call fails. "
-                   "Run every other call yourself: `return func(*args, **kwargs)`.")
+            why = tr("Returning NotImplemented means 'not mine', and with no one else to ask the call fails. "
+                     "Run every other call yourself: `return func(*args, **kwargs)`.")
         elif watched.returned and any(r is None for r in watched.returned):
-            why = ("__torch_function__ must return the call's result for *every* call, relu or not: a call it "
-                   "answers with None gives None to the code that made it.")
+            why = tr("__torch_function__ must return the call's result for *every* call, relu or not: a call it "
+                     "answers with None gives None to the code that made it.")
         elif isinstance(error, TypeError) and "inplace" in str(error):
-            why = ("F.relu hands over its options spelled out (F.relu(x, inplace=False)): the function you "
-                   "call instead takes only the input and the slope.")
+            why = tr("F.relu hands over its options spelled out (F.relu(x, inplace=False)): the function you "
+                     "call instead takes only the input and the slope.")
         return raised(error, why, label)
     if got is None:
-        return (f"{label} gave None inside your mode", "__torch_function__ must return the call's result for "
-                                                       "every call (`return func(*args, **kwargs)`).")
+        return (tr("{label} gave None inside your mode", label=label),
+                tr("__torch_function__ must return the call's result for every call (`return func(*args, "
+                   "**kwargs)`)."))
     if not watched.returned:
-        return (f"inside your mode, {label} never reached __torch_function__",
-                "Name the method exactly __torch_function__(self, func, types, args=(), kwargs=None).")
-    found = differences(got, expected, where=f"the result of {label}")
+        return (tr("inside your mode, {label} never reached __torch_function__", label=label),
+                tr("Name the method exactly __torch_function__(self, func, types, args=(), kwargs=None)."))
+    found = differences(got, expected, where=tr("the result of {label}", label=label))
     if found:
         return found[0], _diagnose_leaky(got, program, spelling, library)
     return None
@@ -329,7 +335,8 @@ def _check_leaky_case(answer, library, label, program, spelling):
 def check_leaky_relus(LeakyRelus):
     """Exercise 2: inside ``with LeakyRelus():`` every relu (torch.relu, F.relu, Tensor.relu) runs
     ``F.leaky_relu(x, 0.1)``; every other call is unchanged."""
-    what = "the body of __torch_function__ (leaky_relu with slope 0.1 where relu was called, else the call itself)"
+    what = tr("the body of __torch_function__ (leaky_relu with slope 0.1 where relu was called, else the call "
+              "itself)")
     if is_stub(LeakyRelus):
         return not_answered(what)
     for index, (_, library) in enumerate(libraries()):
@@ -343,8 +350,8 @@ def check_leaky_relus(LeakyRelus):
             found, why = problem
             if index > 0:
                 return works_only_on_tensorlab("`LeakyRelus`", library, found)
-            return wrong(f"`LeakyRelus` on {label}: {found}.", why)
-    return correct("A TorchFunctionMode can change what a public call does, whichever way relu was spelled.")
+            return wrong(tr("`{name}` on {label}: {found}.", name="LeakyRelus", label=label, found=found), why)
+    return correct(tr("A TorchFunctionMode can change what a public call does, whichever way relu was spelled."))
 
 
 # -- exercise 3: predictions ---------------------------------------------------------------------------------
@@ -392,42 +399,46 @@ def _first_asked(torch):
 
 def _why_add(predicted, truth):
     if isinstance(predicted, str) and predicted.startswith("aten.add.") and predicted != truth:
-        return ("The operator is right, not the overload. PyTorch's argument parser wraps a Python number given to "
-                "+ into a 0-d tensor before dispatch: which overload takes two tensors?")
-    return "Operator + is add; the log names the namespace, the operator and the overload."
+        return tr("The operator is right, not the overload. PyTorch's argument parser wraps a Python number given "
+                  "to + into a 0-d tensor before dispatch: which overload takes two tensors?")
+    return tr("Operator + is add; the log names the namespace, the operator and the overload.")
 
 
 def _why_sum(predicted, truth):
     if predicted == "aten.sum.default":
-        return "That overload sums everything into a 0-d tensor; x.sum(0) reduces along a list of dims."
-    return "sum's overload for a reduction over given dims is named after its argument, a list of ints."
+        return tr("That overload sums everything into a 0-d tensor; x.sum(0) reduces along a list of dims.")
+    return tr("sum's overload for a reduction over given dims is named after its argument, a list of ints.")
 
 
 def _why_linear(predicted, truth):
     if isinstance(predicted, tuple) and predicted and "aten.addmm.default" in predicted:
-        return "addmm is bias + x @ w.t() in one kernel: without a bias there is nothing to add."
+        return tr("addmm is bias + x @ w.t() in one kernel: without a bias there is nothing to add.")
     if isinstance(predicted, tuple) and len(predicted) == 1:
-        return "F.linear computes x @ w.t(): the transpose is an op of its own (a view, but still an op)."
-    return "F.linear(x, w) computes x @ w.t(), and each of those steps is an op: list them in the order they run."
+        return tr("F.linear computes x @ w.t(): the transpose is an op of its own (a view, but still an op).")
+    return tr("F.linear(x, w) computes x @ w.t(), and each of those steps is an op: list them in the order they "
+              "run.")
 
 
 DISPATCH_QUESTIONS = [
-    Question("x + 1 (x a float tensor): the one op logged", lambda torch: _logged(torch, lambda t, x, w: x + 1)[0],
-             _why_add),
-    Question("x.sum(0): the one op logged", lambda torch: _logged(torch, lambda t, x, w: x.sum(0))[0], _why_sum),
-    Question("F.linear(x, w), no bias: every op logged, in order",
+    Question(tr("x + 1 (x a float tensor): the one op logged"),
+             lambda torch: _logged(torch, lambda t, x, w: x + 1)[0], _why_add),
+    Question(tr("x.sum(0): the one op logged"), lambda torch: _logged(torch, lambda t, x, w: x.sum(0))[0],
+             _why_sum),
+    Question(tr("F.linear(x, w), no bias: every op logged, in order"),
              lambda torch: _logged(torch, lambda t, x, w: t.nn.functional.linear(x, w)), _why_linear),
-    Question("torch.add(s, 1) for a subclass s inside a TorchFunctionMode: who is asked first, 'mode' or "
-             "'subclass'?", _first_asked,
-             "Think of the precedence rule of the lesson: which of the two sees calls that have no tensor at all?"),
+    Question(tr("torch.add(s, 1) for a subclass s inside a TorchFunctionMode: who is asked first, 'mode' or "
+                "'subclass'?"), _first_asked,
+             tr("Think of the precedence rule of the lesson: which of the two sees calls that have no tensor at "
+                "all?")),
 ]
 
 
 def check_dispatch_facts(answer):
     """Exercise 3: a tuple of the 4 predictions of the table."""
     return check_predictions(answer, DISPATCH_QUESTIONS,
-                             what="a tuple of 4 predictions, e.g. ('aten.x.y', 'aten.x.y', ('aten.x.y',), 'mode')",
-                             note="You can read an ATen log now: operator, overload, and who was asked first.")
+                             what=tr("a tuple of 4 predictions, e.g. ('aten.x.y', 'aten.x.y', ('aten.x.y',), "
+                                     "'mode')"),
+                             note=tr("You can read an ATen log now: operator, overload, and who was asked first."))
 
 
 __all__ = ["check_dispatch_facts", "check_leaky_relus", "check_op_counter"]
