@@ -17,9 +17,10 @@ one the library's own ``softplus`` gets on a dual tensor.
 import importlib
 
 from . import guard
-from .check import (Case, Question, always_a_verdict, check_function, check_predictions, correct, is_stub,
-                    not_answered, raised, works_only_on_tensorlab, wrong)
+from .check import (Case, Question, _sentence, always_a_verdict, check_function, check_predictions, correct,
+                    is_stub, not_answered, raised, works_only_on_tensorlab, wrong)
 from .compare import describe, differences, is_tensor, kind
+from .language import tr
 from .lesson09 import FunctionCase, _diagnose_error, _is_function_class, _match, _run_case, function_on
 from .libs import libraries, on
 from .solutions import lesson10 as lesson10_solution
@@ -40,22 +41,22 @@ def _softplus_tangent(torch):
     return torch.tensor([1.0, -1.0, 2.0, 0.5], dtype=torch.float64)
 
 
-SOFTPLUS_CASES = [FunctionCase("x = [-2, 0, 0.5, 3] and grad = [1, -1, 2, 0.5]", _softplus_inputs,
+SOFTPLUS_CASES = [FunctionCase(tr("x = [-2, 0, 0.5, 3] and grad = [1, -1, 2, 0.5]"), _softplus_inputs,
                                _softplus_tangent, ["x"])]
-JVP_LABEL = "x = [-2, 0, 0.5, 3] with the tangent t = [1, -1, 2, 0.5]"
+JVP_LABEL = tr("x = [-2, 0, 0.5, 3] with the tangent t = [1, -1, 2, 0.5]")
 
 
 def _diagnose_softplus_grad(name, got, inputs, g, torch):
     x = inputs[0].detach()
     s = torch.sigmoid(x)
     candidates = [
-        (s, "Multiply by grad: backward receives d(loss)/dy and returns d(loss)/dx = grad * dy/dx."),
-        (g * x.exp(), "exp(x) is the derivative of exp; softplus is log(1 + exp(x)): the chain rule through "
-                      "the log divides by 1 + exp(x)."),
-        (g * torch.sigmoid(-x), "Mind the sign: softplus is increasing, and its slope tends to 1 for large x."),
-        (g * s * (1 - s), "That is the derivative of sigmoid -- one derivative too many."),
+        (s, tr("Multiply by grad: backward receives d(loss)/dy and returns d(loss)/dx = grad * dy/dx.")),
+        (g * x.exp(), tr("exp(x) is the derivative of exp; softplus is log(1 + exp(x)): the chain rule through "
+                         "the log divides by 1 + exp(x).")),
+        (g * torch.sigmoid(-x), tr("Mind the sign: softplus is increasing, and its slope tends to 1 for large x.")),
+        (g * s * (1 - s), tr("That is the derivative of sigmoid -- one derivative too many.")),
     ]
-    return _match(got, candidates) or "backward returns grad * dy/dx: work out d/dx log(1 + exp(x))."
+    return _match(got, candidates) or tr("backward returns grad * dy/dx: work out d/dx log(1 + exp(x)).")
 
 
 def _tangent_of(cls, x, t, torch):
@@ -76,31 +77,31 @@ def _expected_tangent(x, t, torch):
 def _diagnose_jvp_error(error):
     text = str(error)
     if "must implement the jvp" in text:
-        return ("Add a third @staticmethod, jvp(ctx, x_tangent): forward mode calls it with the input's tangent "
-                "and takes what it returns as the output's tangent.")
+        return tr("Add a third @staticmethod, jvp(ctx, x_tangent): forward mode calls it with the input's tangent "
+                  "and takes what it returns as the output's tangent.")
     if isinstance(error, ValueError) and "values to unpack" in text:
-        return ("In jvp, ctx.saved_tensors holds what forward passed to ctx.save_for_forward; the tensors of "
-                "ctx.save_for_backward are kept for backward only.")
+        return tr("In jvp, ctx.saved_tensors holds what forward passed to ctx.save_for_forward; the tensors of "
+                  "ctx.save_for_backward are kept for backward only.")
     if "different size" in text:
-        return "jvp returns the output's tangent, of the output's shape: elementwise, nothing summed."
+        return tr("jvp returns the output's tangent, of the output's shape: elementwise, nothing summed.")
     if "invalid number of forward gradients" in text:
-        return "jvp returns one tangent per output of forward -- softplus has one."
+        return tr("jvp returns one tangent per output of forward -- softplus has one.")
     return ""
 
 
 def _diagnose_jvp(got, x, t, torch):
     s = torch.sigmoid(x)
     candidates = [
-        (s, "Multiply by the tangent: jvp receives the input's tangent t and returns J t -- here dy/dx times t, "
-            "elementwise."),
-        (t, "That is the input's tangent unchanged: multiply it by the derivative dy/dx."),
-        (t * x.exp(), "exp(x) is the derivative of exp; softplus is log(1 + exp(x)): the chain rule through the "
-                      "log divides by 1 + exp(x)."),
-        (t * torch.sigmoid(-x), "Mind the sign: softplus is increasing, and its slope tends to 1 for large x."),
-        (t * s * (1 - s), "That is the derivative of sigmoid -- one derivative too many."),
-        (t * torch.log1p(x.exp()), "That is the output y times t; the tangent is the *derivative* times t."),
+        (s, tr("Multiply by the tangent: jvp receives the input's tangent t and returns J t -- here dy/dx times t, "
+               "elementwise.")),
+        (t, tr("That is the input's tangent unchanged: multiply it by the derivative dy/dx.")),
+        (t * x.exp(), tr("exp(x) is the derivative of exp; softplus is log(1 + exp(x)): the chain rule through "
+                         "the log divides by 1 + exp(x).")),
+        (t * torch.sigmoid(-x), tr("Mind the sign: softplus is increasing, and its slope tends to 1 for large x.")),
+        (t * s * (1 - s), tr("That is the derivative of sigmoid -- one derivative too many.")),
+        (t * torch.log1p(x.exp()), tr("That is the output y times t; the tangent is the *derivative* times t.")),
     ]
-    return _match(got, candidates) or "jvp returns dy/dx * t: work out d/dx log(1 + exp(x))."
+    return _match(got, candidates) or tr("jvp returns dy/dx * t: work out d/dx log(1 + exp(x)).")
 
 
 def _with_recorded_jvp(cls, returned):
@@ -125,10 +126,10 @@ def _jvp_problem(cls, module):
     if returned and returned[-1] is Ellipsis:
         return "stub"
     if error is not None:
-        return raised(error, _diagnose_jvp_error(error), "forward-mode AD through Softplus.apply")
+        return raised(error, _diagnose_jvp_error(error), tr("forward-mode AD through Softplus.apply"))
     if got is None:
-        return ("the output has no tangent", "jvp must return the output's tangent (a tensor), not None.")
-    found = differences(got, _expected_tangent(x, t, module), where="the output's tangent", grads=False)
+        return tr("the output has no tangent"), tr("jvp must return the output's tangent (a tensor), not None.")
+    found = differences(got, _expected_tangent(x, t, module), where=tr("the output's tangent"), grads=False)
     if found:
         return found[0], _diagnose_jvp(got, x, t, module)
     return None
@@ -141,15 +142,15 @@ def _has_own_jvp(cls):
 @always_a_verdict
 def check_softplus(Softplus):
     """Exercise 1: ``Softplus`` is an autograd.Function computing log(1 + exp(x)), with backward and jvp."""
-    what = ("the bodies of forward (compute y = log(1 + exp(x)), save what backward and jvp need, return y), "
-            "backward (grad times dy/dx) and jvp (dy/dx times the tangent)")
+    what = tr("the bodies of forward (compute y = log(1 + exp(x)), save what backward and jvp need, return y), "
+              "backward (grad times dy/dx) and jvp (dy/dx times the tangent)")
     if is_stub(Softplus):
         return not_answered(what)
     if not _is_function_class(Softplus):
-        return wrong(f"`Softplus` should be a subclass of torch.autograd.Function ({what}); it is "
-                     f"{kind(Softplus)}.",
-                     "Write `class Softplus(torch.autograd.Function):` with three @staticmethods: forward, "
-                     "backward and jvp.")
+        return wrong(tr("`{name}` should be a subclass of torch.autograd.Function ({what}); it is {kind}.",
+                        name="Softplus", what=what, kind=kind(Softplus)),
+                     tr("Write `class Softplus(torch.autograd.Function):` with three @staticmethods: forward, "
+                        "backward and jvp."))
     for index, (_, module) in enumerate(libraries()):
         problem = _run_case(Softplus, solution.Softplus, SOFTPLUS_CASES[0], module, _diagnose_error(1, "x"),
                             _diagnose_softplus_grad)
@@ -163,9 +164,10 @@ def check_softplus(Softplus):
         found, why = problem
         if index > 0:
             return works_only_on_tensorlab("`Softplus`", module, found)
-        return wrong(f"`Softplus` on {label}: {found}.", why)
-    return correct("backward gives grad * sigmoid(x) (a row of J at a time), jvp gives sigmoid(x) * t (a column) "
-                   "-- the same derivative, used in the two directions.")
+        where = tr("`{name}` on {case}", name="Softplus", case=label)
+        return wrong(_sentence(tr("{where}: {found}", where=where, found=found)), why)
+    return correct(tr("backward gives grad * sigmoid(x) (a row of J at a time), jvp gives sigmoid(x) * t (a column) "
+                      "-- the same derivative, used in the two directions."))
 
 
 # -- exercise 2: a Jacobian, column by column ------------------------------------------------------
@@ -194,11 +196,11 @@ def _forward_only_cube(torch):
 
 
 COLUMN_CASES = [
-    Case("f(v) = A @ v, A of shape (2, 3), v = [1, 2, 3]",
+    Case(tr("f(v) = A @ v, A of shape (2, 3), v = [1, 2, 3]"),
          lambda torch: ((lambda v, A=_matrix(torch): A @ v), torch.tensor([1., 2., 3.]))),
     Case("f(v) = (A @ v).sin(), v = [0.1, -0.2, 0.3]",
          lambda torch: ((lambda v, A=_matrix(torch): (A @ v).sin()), torch.tensor([0.1, -0.2, 0.3]))),
-    Case("f(v) = Cube.apply(v), a Function with a jvp and no backward, v = [1, -2]",
+    Case(tr("f(v) = Cube.apply(v), a Function with a jvp and no backward, v = [1, -2]"),
          lambda torch: (_forward_only_cube(torch), torch.tensor([1., -2.]))),
 ]
 
@@ -211,41 +213,41 @@ def _diagnose_columns(got, expected, args, torch):
     if isinstance(got, Exception):
         text = str(got)
         if "no level exists" in text:
-            return "make_dual works only inside `with fwAD.dual_level():` -- open the level first."
+            return tr("make_dual works only inside `with fwAD.dual_level():` -- open the level first.")
         if "NoneType" in text or "None" in text and "tangent" not in text:
-            return ("A tangent was None: leaving the dual level forgets every tangent made in it, so read each "
-                    "column with unpack_dual inside the `with` block.")
+            return tr("A tangent was None: leaving the dual level forgets every tangent made in it, so read each "
+                      "column with unpack_dual inside the `with` block.")
         if "Cube has no backward" in text:
-            return ("This f can only be differentiated in forward mode: build each column from the tangent of a "
-                    "dual input (make_dual), not with backward, autograd.grad or jacobian().")
+            return tr("This f can only be differentiated in forward mode: build each column from the tangent of a "
+                      "dual input (make_dual), not with backward, autograd.grad or jacobian().")
         if "floating point" in text:
-            return "A tangent must be floating point, like x: build it with torch.zeros_like(x)."
+            return tr("A tangent must be floating point, like x: build it with torch.zeros_like(x).")
         if "different size" in text:
-            return "The tangent of x has x's shape: one vector e_j with a 1 at position j."
+            return tr("The tangent of x has x's shape: one vector e_j with a 1 at position j.")
         return None
     if not is_tensor(got):
-        return "Return one tensor: the columns stacked side by side."
+        return tr("Return one tensor: the columns stacked side by side.")
     if tuple(got.shape) == tuple(expected.shape)[::-1] and _same(got, expected.t()):
-        return "That is the transpose: the tangent J e_j is column j, so stack the columns along dim 1."
+        return tr("That is the transpose: the tangent J e_j is column j, so stack the columns along dim 1.")
     f, x = args
     ones = expected.sum(1, keepdim=True).expand(expected.shape)
     if _same(got, ones):
-        return ("Every column is J times a vector of ones (the row sums): the tangent for column j is e_j, "
-                "a 1 at position j and 0 elsewhere.")
+        return tr("Every column is J times a vector of ones (the row sums): the tangent for column j is e_j, "
+                  "a 1 at position j and 0 elsewhere.")
     fx = f(x).detach()
     if _same(got, fx.unsqueeze(1).expand(expected.shape)):
-        return "Those columns are f(x): unpack_dual gives (primal, tangent), and the column is the tangent."
+        return tr("Those columns are f(x): unpack_dual gives (primal, tangent), and the column is the tangent.")
     return None
 
 
 def check_jacobian_columns(jacobian_columns):
     """Exercise 2: ``jacobian_columns(f, x)`` returns the (m, n) Jacobian of f: R^n -> R^m at x, by columns."""
     return check_function(jacobian_columns, solution.jacobian_columns, COLUMN_CASES, name="jacobian_columns",
-                          what="a function body that returns the Jacobian of f at x, one dual input (make_dual) "
-                               "per column",
+                          what=tr("a function body that returns the Jacobian of f at x, one dual input (make_dual) "
+                                  "per column"),
                           grads=False, diagnoses=[_diagnose_columns],
-                          note='One forward pass per input element, each giving a column J e_j -- what '
-                               'jacobian(..., strategy="forward-mode") and jacfwd do.')
+                          note=tr('One forward pass per input element, each giving a column J e_j -- what '
+                                  'jacobian(..., strategy="forward-mode") and jacfwd do.'))
 
 
 # -- exercise 3: predictions ---------------------------------------------------------------------------
@@ -290,34 +292,35 @@ def _tangent_of_a_sum(torch):
 
 def _why_forward(got, truth):
     if got == 2:
-        return "That counts the outputs; forward mode pays per input: one forward pass per column J e_j."
-    return "One forward pass gives one column J e_j of the Jacobian: how many columns does it have?"
+        return tr("That counts the outputs; forward mode pays per input: one forward pass per column J e_j.")
+    return tr("One forward pass gives one column J e_j of the Jacobian: how many columns does it have?")
 
 
 def _why_backward(got, truth):
     if isinstance(got, int) and got > 2:
-        return "That is forward mode's price; reverse mode pays per output: one backward pass per row."
-    return "One backward pass gives one row of the Jacobian (lesson 10): how many rows does it have?"
+        return tr("That is forward mode's price; reverse mode pays per output: one backward pass per row.")
+    return tr("One backward pass gives one row of the Jacobian (lesson 10): how many rows does it have?")
 
 
 MODE_QUESTIONS = [
-    Question("y = fwAD.make_dual(x, v) * 2 inside the level -> fwAD.unpack_dual(y).tangent after it",
+    Question(tr("y = fwAD.make_dual(x, v) * 2 inside the level -> fwAD.unpack_dual(y).tangent after it"),
              _tangent_after_the_level,
-             "Tangents belong to the level they were made in: what is left of them once it ends?"),
-    Question("calls of f made by jacobian_columns(f, x), f: R^100 -> R^2", _forward_passes, _why_forward),
-    Question("backward passes made by lesson 10's jacobian_rows(f, x), the same f", _backward_passes, _why_backward),
+             tr("Tangents belong to the level they were made in: what is left of them once it ends?")),
+    Question(tr("calls of f made by jacobian_columns(f, x), f: R^100 -> R^2"), _forward_passes, _why_forward),
+    Question(tr("backward passes made by lesson 10's jacobian_rows(f, x), the same f"), _backward_passes,
+             _why_backward),
     Question("(2 * fwAD.make_dual(torch.zeros(3, 4), torch.ones(3, 4))).sum() -> tangent.item()",
              _tangent_of_a_sum,
-             "The tangent goes through the same linear steps as the value: doubled, then summed over every "
-             "element."),
+             tr("The tangent goes through the same linear steps as the value: doubled, then summed over every "
+                "element.")),
 ]
 
 
 def check_mode_facts(answer):
     """Exercise 3: a tuple of the 4 predictions of the table."""
     return check_predictions(answer, MODE_QUESTIONS,
-                             what="a tuple of 4 predictions, e.g. (0.0, 1, 1, 1.0)",
-                             note="Forward mode pays per input, reverse mode per output.")
+                             what=tr("a tuple of 4 predictions, e.g. (0.0, 1, 1, 1.0)"),
+                             note=tr("Forward mode pays per input, reverse mode per output."))
 
 
 __all__ = ["check_jacobian_columns", "check_mode_facts", "check_softplus"]
