@@ -21,6 +21,7 @@ from . import guard
 from .check import Question, always_a_verdict, check_predictions, correct, is_stub, not_answered, raised, wrong
 from .check import works_only_on_tensorlab
 from .compare import describe, differences, kind
+from .language import tr
 from .libs import class_on, libraries, on
 from .solutions import lesson26 as solution
 
@@ -85,9 +86,9 @@ PASS_CASES = [
     ("nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3)), new = torch.sigmoid", _sequential, "sigmoid",
      ["call_module"]),
     ("x -> torch.relu(x) + F.relu(-x) * 2, new = torch.tanh", _functions, "tanh", ["torch.relu", "F.relu"]),
-    ("a Module whose forward calls self.linear(x).relu() and x.relu(), new = torch.sigmoid", _methods,
+    (tr("a Module whose forward calls self.linear(x).relu() and x.relu(), new = torch.sigmoid"), _methods,
      "sigmoid", ["call_method"]),
-    ("x -> x.exp().sum(1) (no relu at all), new = torch.tanh", _no_relu, "tanh", []),
+    (tr("x -> x.exp().sum(1) (no relu at all), new = torch.tanh"), _no_relu, "tanh", []),
 ]
 
 FORM_HINTS = {
@@ -137,27 +138,27 @@ def _diagnose_graph(gm, new_name, torch):
         if form is None:
             continue
         if not node.users:
-            return ("The new node is in, but the old relu node is still in the graph, read by nobody: remove it "
-                    "with gm.graph.erase_node(node) once its users read the new node.")
-        return "A relu is left unchanged. " + FORM_HINTS[form]
+            return tr("The new node is in, but the old relu node is still in the graph, read by nobody: remove it "
+                      "with gm.graph.erase_node(node) once its users read the new node.")
+        return tr("A relu is left unchanged. {how}", how=tr(FORM_HINTS[form]))
     names = [_target_name(n.target) for n in gm.graph.nodes if n.op == "call_function"]
     if new_name not in names:
-        return ("Call the function you are given, `new` (here torch.{}): gm.graph.call_function(new, ...)."
-                .format(new_name))
-    return ("The new node must take the relu's input, node.args[0], and only that (F.relu's node also has "
-            "kwargs={'inplace': False}, which the new function does not take).")
+        return tr("Call the function you are given, `new` (here torch.{name}): gm.graph.call_function(new, ...).",
+                  name=new_name)
+    return tr("The new node must take the relu's input, node.args[0], and only that (F.relu's node also has "
+              "kwargs={'inplace': False}, which the new function does not take).")
 
 
 def _pass_error_hint(error):
     text = str(error)
     if "inplace" in text:
-        return ("F.relu's node has kwargs={'inplace': False}: give the new node the input alone, "
-                "(node.args[0],), not the old node's kwargs.")
+        return tr("F.relu's node has kwargs={'inplace': False}: give the new node the input alone, "
+                  "(node.args[0],), not the old node's kwargs.")
     if "still had" in text and "users" in text:
-        return ("A node can be erased only when nobody reads it: first node.replace_all_uses_with(new_node), "
-                "then gm.graph.erase_node(node).")
+        return tr("A node can be erased only when nobody reads it: first node.replace_all_uses_with(new_node), "
+                  "then gm.graph.erase_node(node).")
     if "used before it has been defined" in text:
-        return "Insert the new node after the old one: `with gm.graph.inserting_after(node):`."
+        return tr("Insert the new node after the old one: `with gm.graph.inserting_after(node):`.")
     return ""
 
 
@@ -168,37 +169,41 @@ def _check_pass_case(answer, library, label, make, new_name, forms):
     on(library, solution.replace_relu)(reference, new)
     result, error = guard.run(on(library, answer), gm, new)
     if error is not None:
-        return raised(error, _pass_error_hint(error), f"replace_relu on {label}")
+        return raised(error, _pass_error_hint(error), tr("replace_relu on {label}", label=label))
     if result is Ellipsis:
         return "stub"
     if _structure(gm) != _structure(reference):
-        return (f"on {label}, the graph's nodes are {describe(_structure(gm), limit=160)}",
+        return (tr("on {label}, the graph's nodes are {nodes}", label=label,
+                   nodes=describe(_structure(gm), limit=160)),
                 _diagnose_graph(gm, new_name, library))
     x = _input(library)
     got, error = guard.run(gm, x)
     if error is not None:
-        return raised(error, _pass_error_hint(error) or "Call gm.recompile() after changing the graph: it writes "
-                                                        "forward again from it.",
-                      f"the rewritten GraphModule on {label}")
-    found = differences(got, reference(x), where="what the rewritten GraphModule computes")
+        return raised(error, _pass_error_hint(error) or tr("Call gm.recompile() after changing the graph: it "
+                                                           "writes forward again from it."),
+                      tr("the rewritten GraphModule on {label}", label=label))
+    found = differences(got, reference(x), where=tr("what the rewritten GraphModule computes"))
     if found:
-        return (f"on {label}, {found[0]}", "The graph is right, but forward was not written again from it: "
-                                           "call gm.recompile() after the last change.")
+        return (tr("on {label}, {found}", label=label, found=found[0]),
+                tr("The graph is right, but forward was not written again from it: call gm.recompile() after the "
+                   "last change."))
     if result is not gm:
         returned = "None" if result is None else kind(result)
-        return (f"replace_relu returned {returned}, not the GraphModule it was given",
-                "A pass changes gm in place and returns it, so that passes can be chained: end with `return gm`.")
+        return (tr("replace_relu returned {returned}, not the GraphModule it was given", returned=returned),
+                tr("A pass changes gm in place and returns it, so that passes can be chained: end with "
+                   "`return gm`."))
     return None
 
 
 @always_a_verdict
 def check_replace_relu(replace_relu):
     """Exercise 1: ``replace_relu(gm, new)`` makes every relu of ``gm`` a call of ``new`` and returns ``gm``."""
-    what = "the body of replace_relu (every relu node becomes a call of new; recompile; return gm)"
+    what = tr("the body of replace_relu (every relu node becomes a call of new; recompile; return gm)")
     if is_stub(replace_relu):
         return not_answered(what)
     if not callable(replace_relu):
-        return wrong(f"`replace_relu` should be a function (gm, new) -> gm; it is {kind(replace_relu)}.")
+        return wrong(tr("`replace_relu` should be a function (gm, new) -> gm; it is {kind}.",
+                        kind=kind(replace_relu)))
     for index, (_, library) in enumerate(libraries()):
         for label, make, new_name, forms in PASS_CASES:
             problem = _check_pass_case(replace_relu, library, label, make, new_name, forms)
@@ -209,15 +214,16 @@ def check_replace_relu(replace_relu):
             found, why = problem
             if index > 0:
                 return works_only_on_tensorlab("`replace_relu`", library, found)
-            return wrong(f"`replace_relu` {found}.", why)
-    return correct("A pass is a loop over graph.nodes: find, insert, rewire, erase -- then lint and recompile.")
+            return wrong(tr("`{name}` {found}.", name="replace_relu", found=found), why)
+    return correct(tr("A pass is a loop over graph.nodes: find, insert, rewire, erase -- then lint and "
+                      "recompile."))
 
 
 # -- exercise 2: an Interpreter that records shapes --------------------------------------------------------
 
 SHAPE_CASES = [("nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))", _sequential),
-               ("a Module with .relu() and .sum(1, keepdim=True)", _methods),
-               ("a Module that reads x.shape[0] and x.size(1)", _sizes)]
+               (tr("a Module with .relu() and .sum(1, keepdim=True)"), _methods),
+               (tr("a Module that reads x.shape[0] and x.size(1)"), _sizes)]
 
 
 def _plain_shapes(shapes):
@@ -228,63 +234,69 @@ def _plain_shapes(shapes):
 def _diagnose_shapes(got, expected, gm):
     ops = {n.name: n.op for n in gm.graph.nodes}
     if got and all(hasattr(k, "op") for k in got):
-        return "Use the node's name as the key: self.shapes[n.name] (a Node prints as its name, but is not a string)."
+        return tr("Use the node's name as the key: self.shapes[n.name] (a Node prints as its name, but is not a "
+                  "string).")
     got_names = {k.name if hasattr(k, "op") else k for k in got}
     missing = [name for name in expected if name not in got_names]
     extra = [name for name in got_names if name not in expected]
     extra = [name for name in extra if name in ops]      # nodes whose value is not a tensor
     if extra:
-        return ("Only tensor values have a shape to record: the value of {} is not a tensor (test "
-                "isinstance(result, torch.Tensor)).".format(extra[0]))
+        return tr("Only tensor values have a shape to record: the value of {name} is not a tensor (test "
+                  "isinstance(result, torch.Tensor)).", name=extra[0])
     if missing:
         kinds = sorted({ops.get(name, "?") for name in missing})
-        return ("The shapes of some nodes are missing ({}: {}): override run_node, which every node passes "
-                "through, rather than one kind's method.".format(", ".join(missing[:3]), ", ".join(kinds)))
-    return "Record tuple(result.shape) of the value run_node computed for that node."
+        return tr("The shapes of some nodes are missing ({names}: {kinds}): override run_node, which every node "
+                  "passes through, rather than one kind's method.", names=", ".join(missing[:3]),
+                  kinds=", ".join(kinds))
+    return tr("Record tuple(result.shape) of the value run_node computed for that node.")
 
 
 def _check_shape_case(answer, library, label, make):
     gm = library.fx.symbolic_trace(make(library))
     cls = class_on(library, answer)
-    recorder, error = guard.run(cls, gm) if callable(cls) else (None, TypeError(f"{kind(answer)} cannot be called"))
+    recorder, error = guard.run(cls, gm) if callable(cls) else (None, TypeError(tr("{kind} cannot be called",
+                                                                                            kind=kind(answer))))
     if error is not None:
-        return raised(error, "Make it as the lesson does: `ShapeRecorder(gm)`, calling super().__init__(module) "
-                             "first.", "making the recorder")
+        return raised(error, tr("Make it as the lesson does: `ShapeRecorder(gm)`, calling super().__init__(module) "
+                                "first."), tr("making the recorder"))
     if not isinstance(recorder, library.fx.Interpreter):
-        return (f"the answer should be a subclass of fx.Interpreter; calling it gave {kind(recorder)}",
-                "Write `class ShapeRecorder(fx.Interpreter):` and override run_node.")
+        return (tr("the answer should be a subclass of {base}; calling it gave {kind}", base="fx.Interpreter",
+                   kind=kind(recorder)),
+                tr("Write `class ShapeRecorder(fx.Interpreter):` and override run_node."))
     x = _input(library)
     out, error = guard.run(recorder.run, x)
     if error is not None:
         why = ""
         if "has no attribute 'shape'" in str(error):
-            why = ("Not every node's value is a tensor (x.shape gives a torch.Size, x.size(1) an int): record a "
-                   "shape only when isinstance(result, torch.Tensor).")
+            why = tr("Not every node's value is a tensor (x.shape gives a torch.Size, x.size(1) an int): record a "
+                     "shape only when isinstance(result, torch.Tensor).")
         elif "NoneType" in str(error) or "None" in str(error):
-            why = "run_node must return the node's value: the nodes after it read it from there."
-        return raised(error, why or "Call super().run_node(n) to compute the value, record, then return it.",
-                      f"ShapeRecorder(gm).run(x) on {label}")
+            why = tr("run_node must return the node's value: the nodes after it read it from there.")
+        return raised(error, why or tr("Call super().run_node(n) to compute the value, record, then return it."),
+                      tr("ShapeRecorder(gm).run(x) on {label}", label=label))
     if out is Ellipsis:
         return "stub"
-    found = differences(out, gm(x), where="what run(x) returned")
+    found = differences(out, gm(x), where=tr("what run(x) returned"))
     if found:
-        return (f"on {label}, {found[0]}", "run_node must return the value super().run_node(n) computed, unchanged.")
+        return (tr("on {label}, {found}", label=label, found=found[0]),
+                tr("run_node must return the value super().run_node(n) computed, unchanged."))
     reference = class_on(library, solution.ShapeRecorder)(gm)
     reference.run(x)
     shapes = getattr(recorder, "shapes", None)
     if not isinstance(shapes, dict):
-        return (f"the recorder's `shapes` is {kind(shapes)}, not a dict",
-                "Make `self.shapes = {}` in __init__ and fill it in run_node.")
+        return (tr("the recorder's `shapes` is {kind}, not a dict", kind=kind(shapes)),
+                tr("Make `self.shapes = {}` in __init__ and fill it in run_node."))
     got = _plain_shapes(shapes)
     if got != reference.shapes or any(hasattr(k, "op") for k in shapes):
-        return (f"on {label}, shapes is {describe(got, limit=160)}", _diagnose_shapes(shapes, reference.shapes, gm))
+        return (tr("on {label}, shapes is {shapes}", label=label, shapes=describe(got, limit=160)),
+                _diagnose_shapes(shapes, reference.shapes, gm))
     return None
 
 
 @always_a_verdict
 def check_shape_recorder(ShapeRecorder):
     """Exercise 2: ``ShapeRecorder(gm).run(x)`` returns gm(x) and leaves {node name: shape} in ``.shapes``."""
-    what = "the body of run_node (compute the node's value, record its shape if it is a tensor, return it)"
+    what = tr("the body of run_node (compute the node's value, record its shape if it is a tensor, return it)")
     if is_stub(ShapeRecorder):
         return not_answered(what)
     for index, (_, library) in enumerate(libraries()):
@@ -297,8 +309,9 @@ def check_shape_recorder(ShapeRecorder):
             found, why = problem
             if index > 0:
                 return works_only_on_tensorlab("`ShapeRecorder`", library, found)
-            return wrong(f"`ShapeRecorder`: {found}.", why)
-    return correct("run_node sees every node -- the shape propagation torch.fx ships (ShapeProp) works this way.")
+            return wrong(tr("`{name}`: {found}.", name="ShapeRecorder", found=found), why)
+    return correct(tr("run_node sees every node -- the shape propagation torch.fx ships (ShapeProp) works this "
+                      "way."))
 
 
 # -- exercise 3: predictions ------------------------------------------------------------------------------
@@ -324,24 +337,25 @@ def _op_of(name):
 _KINDS = "placeholder, get_attr, call_function, call_method, call_module, output"
 
 FX_QUESTIONS = [
-    Question("the op of the node recorded for self.linear(x)", _op_of("linear"),
-             "A submodule that tracing keeps whole (tensorlab.nn's layers are leaves) is called by its path. The "
-             f"six kinds: {_KINDS}."),
-    Question("the op of the node recorded for self.scale", _op_of("scale"),
-             "Reading a parameter is not a call: which kind of node fetches an attribute of the module?"),
-    Question("the op of the node recorded for h.view(-1)", _op_of("view"),
-             "A function called through its first argument, with a dot: which kind names it by a string?"),
+    Question(tr("the op of the node recorded for {code}", code="self.linear(x)"), _op_of("linear"),
+             tr("A submodule that tracing keeps whole (tensorlab.nn's layers are leaves) is called by its path. The "
+                "six kinds: {kinds}.", kinds=_KINDS)),
+    Question(tr("the op of the node recorded for {code}", code="self.scale"), _op_of("scale"),
+             tr("Reading a parameter is not a call: which kind of node fetches an attribute of the module?")),
+    Question(tr("the op of the node recorded for {code}", code="h.view(-1)"), _op_of("view"),
+             tr("A function called through its first argument, with a dot: which kind names it by a string?")),
     Question("len(gm.graph.nodes)", lambda torch: len(list(_net_graph(torch).nodes)),
-             "Count one node per input, per attribute read, per call (the * too), and the output -- print(gm.graph) "
-             "to check."),
+             tr("Count one node per input, per attribute read, per call (the * too), and the output -- "
+                "print(gm.graph) to check.")),
 ]
 
 
 def check_fx_facts(answer):
     """Exercise 3: a tuple of the 4 predictions of the table."""
     return check_predictions(answer, FX_QUESTIONS,
-                             what="a tuple of 4 predictions, e.g. ('placeholder', 'output', 'call_function', 3)",
-                             note="You can read a graph's nodes off the code that made them.")
+                             what=tr("a tuple of 4 predictions, e.g. ('placeholder', 'output', 'call_function', "
+                                     "3)"),
+                             note=tr("You can read a graph's nodes off the code that made them."))
 
 
 __all__ = ["check_fx_facts", "check_replace_relu", "check_shape_recorder"]
