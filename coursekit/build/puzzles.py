@@ -94,7 +94,7 @@ class _Rules(ast.NodeVisitor):
         super().generic_visit(node)
 
     def visit_Constant(self, node):
-        if not (node.value is None or isinstance(node.value, (bool, int, float))):
+        if not (node.value is None or node.value is Ellipsis or isinstance(node.value, (bool, int, float))):
             self.refuse(node, tr("{what} is not allowed", what=tr("a string or bytes literal")))
 
     def visit_Compare(self, node):
@@ -185,17 +185,14 @@ def rule_violations(fn):
             rules.visit(statement.value) if statement.value is not None else None
         elif isinstance(statement, ast.Assign):
             rules.visit(statement)
-        elif isinstance(statement, (ast.Expr, ast.Pass)) and _is_placeholder(statement):
+        elif isinstance(statement, ast.Pass):
             continue
+        elif isinstance(statement, ast.Expr):             # `...`, or a value thrown away: its parts obey the rules
+            rules.visit(statement.value)
         else:
             rules.generic_visit(statement) if type(statement) in {**_LOOPS, **_STATEMENTS} else \
                 rules.refuse(statement, tr("{what} is not allowed", what=tr("a statement other than `=` and `return`")))
     return [tr("line {line}: {what}", line=line - first + 1, what=what) for line, what in sorted(rules.found)]
-
-
-def _is_placeholder(statement):
-    return isinstance(statement, ast.Pass) or (
-        isinstance(statement.value, ast.Constant) and statement.value.value is Ellipsis)
 
 
 def is_unanswered(fn):
