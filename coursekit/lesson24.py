@@ -15,6 +15,7 @@ import types
 
 from .check import Case, Question, check_function, check_predictions
 from .compare import differences, is_tensor
+from .language import tr
 from .solutions import lesson24 as solution
 
 
@@ -100,9 +101,9 @@ def _model(torch, hidden=4):
 
 
 NORM_CASES = [
-    Case("a Linear(3, 4)-Tanh-Linear(4, 1) model, x of shape (5, 3), y of shape (5, 1)",
+    Case(tr("a Linear(3, 4)-Tanh-Linear(4, 1) model, x of shape (5, 3), y of shape (5, 1)"),
          lambda torch: (_model(torch), torch.linspace(-2, 2, 15).reshape(5, 3), torch.linspace(0, 1, 5).reshape(5, 1))),
-    Case("the same model with 6 hidden units, x of shape (2, 3), y of shape (2, 1)",
+    Case(tr("the same model with 6 hidden units, x of shape (2, 3), y of shape (2, 1)"),
          lambda torch: (_model(torch, 6), torch.tensor([[0.5, -1., 2.], [1., 1., -0.5]]), torch.tensor([[1.], [-1.]]))),
 ]
 
@@ -122,28 +123,29 @@ def _diagnose_norms(got, expected, args, torch):
     if isinstance(got, Exception):
         text = str(got)
         if "same size in the mapped dimension" in text or "in_dim" in text:
-            return ("Every sample shares the parameters: map over x and y (in_dims 0) but not over the parameters "
-                    "(in_dims None).")
+            return tr("Every sample shares the parameters: map over x and y (in_dims 0) but not over the "
+                      "parameters (in_dims None).")
         if "scalar" in text:
-            return ("grad needs a function returning one number: the loss of one sample, reduced to a scalar "
-                    "(mse_loss does that).")
+            return tr("grad needs a function returning one number: the loss of one sample, reduced to a scalar "
+                      "(mse_loss does that).")
         return None
     if not is_tensor(got):
         return None
     model, x, y = args
     rows = _loop_grads(model, x, y, torch)
     if got.dim() == 0 or tuple(got.shape) != tuple(expected.shape):
-        return ("That is one number for the whole batch: the gradient of the batch's loss mixes the samples. Write "
-                "the loss of ONE sample and let vmap map it over the batch: one norm per sample.")
+        return tr("That is one number for the whole batch: the gradient of the batch's loss mixes the samples. "
+                  "Write the loss of ONE sample and let vmap map it over the batch: one norm per sample.")
     if _same(got, expected ** 2):
-        return "Those are squared norms: take the square root of the sum of squares."
+        return tr("Those are squared norms: take the square root of the sum of squares.")
     n_params = [p.numel() for p in model.parameters()]
     pieces = rows.split(n_params, dim=1)
     if _same(got, sum(piece.norm(dim=1) for piece in pieces)):
-        return ("That adds up one norm per parameter tensor; the norm of the whole gradient is the square root of "
-                "the sum of ALL squares (square the per-parameter norms, add, then take the root).")
+        return tr("That adds up one norm per parameter tensor; the norm of the whole gradient is the square root "
+                  "of the sum of ALL squares (square the per-parameter norms, add, then take the root).")
     if _same(got, pieces[0].norm(dim=1)):
-        return "Only the first parameter's gradient counts there: the norm covers every parameter of the model."
+        return tr("Only the first parameter's gradient counts there: the norm covers every parameter of the "
+                  "model.")
     return None
 
 
@@ -151,19 +153,19 @@ def check_per_sample_grad_norms(per_sample_grad_norms):
     """Exercise 1: ``per_sample_grad_norms(model, x, y)`` -- one gradient norm per sample, by vmap and grad."""
     return check_function(_portable(per_sample_grad_norms), solution.per_sample_grad_norms, NORM_CASES,
                           name="per_sample_grad_norms",
-                          what="a function body that returns one gradient norm per sample, with vmap, grad and "
-                               "functional_call",
+                          what=tr("a function body that returns one gradient norm per sample, with vmap, grad and "
+                                  "functional_call"),
                           grads=False, diagnoses=[_diagnose_norms],
-                          note="One call of grad, mapped over the samples by vmap: the per-sample gradients that "
-                               "the gradient of a batch's loss averages away.")
+                          note=tr("One call of grad, mapped over the samples by vmap: the per-sample gradients that "
+                                  "the gradient of a batch's loss averages away."))
 
 
 # -- exercise 2: pairwise distances with in_dims ----------------------------------------------------
 
 DISTANCE_CASES = [
-    Case("a of shape (2, 3), b of shape (4, 3)",
+    Case(tr("a of shape {a}, b of shape {b}", a=(2, 3), b=(4, 3)),
          lambda torch: (torch.tensor([[0., 0., 0.], [1., 2., 2.]]), torch.linspace(-1, 1, 12).reshape(4, 3))),
-    Case("a of shape (3, 2), b of shape (3, 2)",
+    Case(tr("a of shape {a}, b of shape {b}", a=(3, 2), b=(3, 2)),
          lambda torch: (torch.tensor([[3., 4.], [0., 1.], [-1., 0.]]), torch.tensor([[0., 0.], [1., 1.], [2., -2.]]))),
 ]
 
@@ -171,19 +173,19 @@ DISTANCE_CASES = [
 def _diagnose_distances(got, expected, args, torch):
     if isinstance(got, Exception):
         if "same size in the mapped dimension" in str(got):
-            return ("One vmap over both a and b pairs a[i] with b[i] only. For every pair, nest two vmaps: each maps "
-                    "one argument, with in_dims None for the other.")
+            return tr("One vmap over both a and b pairs a[i] with b[i] only. For every pair, nest two vmaps: each "
+                      "maps one argument, with in_dims None for the other.")
         return None
     if not is_tensor(got):
         return None
     if tuple(got.shape) == tuple(expected.shape)[::-1] and _same(got, expected.t()):
-        return ("That is the transpose: rows should follow a -- the OUTER vmap maps a (in_dims (0, None)), the inner "
-                "one maps b.")
+        return tr("That is the transpose: rows should follow a -- the OUTER vmap maps a (in_dims (0, None)), the "
+                  "inner one maps b.")
     if _same(got, expected ** 2):
-        return "Those are squared distances: take the square root of the sum of squares."
+        return tr("Those are squared distances: take the square root of the sum of squares.")
     if got.dim() == 1 and expected.shape[0] == expected.shape[1] and _same(got, expected.diagonal()):
-        return ("Only the pairs (a[i], b[i]): one vmap over both. For every pair, nest two vmaps, each mapping one "
-                "argument (in_dims None for the other).")
+        return tr("Only the pairs (a[i], b[i]): one vmap over both. For every pair, nest two vmaps, each mapping "
+                  "one argument (in_dims None for the other).")
     return None
 
 
@@ -191,10 +193,11 @@ def check_pairwise_distances(pairwise_distances):
     """Exercise 2: ``pairwise_distances(a, b)``, the (N, M) matrix of Euclidean distances, by nested vmaps."""
     return check_function(_portable(pairwise_distances), solution.pairwise_distances, DISTANCE_CASES,
                           name="pairwise_distances",
-                          what="a function body that returns the (N, M) distances, from a function of one pair and "
-                               "two vmaps",
+                          what=tr("a function body that returns the (N, M) distances, from a function of one pair "
+                                  "and two vmaps"),
                           grads=False, diagnoses=[_diagnose_distances],
-                          note="A function of one pair, batched twice by in_dims: no loop, no broadcasting by hand.")
+                          note=tr("A function of one pair, batched twice by in_dims: no loop, no broadcasting by "
+                                  "hand."))
 
 
 # -- exercise 3: predictions -----------------------------------------------------------------------
@@ -219,37 +222,37 @@ def _seen_shape(torch):
 
 def _why_dot(got, truth):
     if got == (2,):
-        return "in_dims=1 maps over dim 1 of the first argument: one dot product per column, not per row."
-    return "Each sample is one column of the first argument (in_dims=1), dotted with the whole second one."
+        return tr("in_dims=1 maps over dim 1 of the first argument: one dot product per column, not per row.")
+    return tr("Each sample is one column of the first argument (in_dims=1), dotted with the whole second one.")
 
 
 def _why_out_dims(got, truth):
     if got == (4, 3):
-        return "That is where out_dims=0 would put the batch; out_dims=1 puts it in dim 1 of each result."
-    return "Each sample gives x.sum(0) of one (2, 3) sample; out_dims says where the batch dim goes."
+        return tr("That is where out_dims=0 would put the batch; out_dims=1 puts it in dim 1 of each result.")
+    return tr("Each sample gives x.sum(0) of one (2, 3) sample; out_dims says where the batch dim goes.")
 
 
 def _why_jacrev(got, truth):
     if got == (2, 3):
-        return "That is the input's shape alone; a Jacobian has the output's shape followed by the input's."
-    return "A Jacobian has the output's shape followed by the input's (lesson 10)."
+        return tr("That is the input's shape alone; a Jacobian has the output's shape followed by the input's.")
+    return tr("A Jacobian has the output's shape followed by the input's (lesson 10).")
 
 
 VMAP_QUESTIONS = [
     Question("vmap(torch.dot, in_dims=(1, None))(torch.ones(2, 3), torch.ones(2)).shape", _dot_columns, _why_dot),
     Question("vmap(lambda x: x.sum(0), out_dims=1)(torch.ones(4, 2, 3)).shape", _out_dims, _why_out_dims),
     Question("jacrev(lambda x: x.sum(1))(torch.ones(2, 3)).shape", _jacrev_shape, _why_jacrev),
-    Question("x.shape inside f, in vmap(f)(torch.ones(5, 3))", _seen_shape,
-             "Inside vmap, f sees one sample: the shape without the mapped dim."),
+    Question(tr("x.shape inside f, in vmap(f)(torch.ones(5, 3))"), _seen_shape,
+             tr("Inside vmap, f sees one sample: the shape without the mapped dim.")),
 ]
 
 
 def check_vmap_shapes(answer):
     """Exercise 3: a tuple of the 4 predictions of the table."""
     return check_predictions(answer, VMAP_QUESTIONS,
-                             what="a tuple of 4 predictions, e.g. ((1,), (1, 1), (1,), (1, 1))",
-                             note="Inside vmap a function sees one sample; the batch dim comes back where out_dims "
-                                  "puts it.")
+                             what=tr("a tuple of 4 predictions, e.g. ((1,), (1, 1), (1,), (1, 1))"),
+                             note=tr("Inside vmap a function sees one sample; the batch dim comes back where out_dims "
+                                     "puts it."))
 
 
 __all__ = ["check_pairwise_distances", "check_per_sample_grad_norms", "check_vmap_shapes"]
