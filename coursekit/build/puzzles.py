@@ -54,18 +54,18 @@ EXAMPLES = 30
 
 # -- the rules, on the answer's syntax tree ------------------------------------------------------------
 
-_LOOPS = {ast.For: "a `for` loop", ast.AsyncFor: "a `for` loop", ast.While: "a `while` loop",
-          ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
-          ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression"}
-_STATEMENTS = {ast.Import: "`import`", ast.ImportFrom: "`import`", ast.Lambda: "a `lambda`",
-               ast.AugAssign: "an in-place update (`+=` ...)", ast.If: "an `if` statement",
-               ast.IfExp: "an `... if ... else ...` expression", ast.Try: "a `try` statement",
-               ast.With: "a `with` statement", ast.FunctionDef: "a nested `def`", ast.ClassDef: "a `class`",
-               ast.Global: "`global`", ast.Nonlocal: "`nonlocal`", ast.BoolOp: "`and`/`or`",
-               ast.Delete: "`del`", ast.Raise: "`raise`", ast.Assert: "`assert`", ast.List: "a list literal",
-               ast.Dict: "a dict literal", ast.Set: "a set literal", ast.Starred: "`*` unpacking",
-               ast.JoinedStr: "an f-string", ast.NamedExpr: "`:=`", ast.Await: "`await`",
-               ast.Yield: "`yield`", ast.YieldFrom: "`yield`"}
+_BANNED = {ast.For: "a `for` loop", ast.AsyncFor: "a `for` loop", ast.While: "a `while` loop",
+           ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
+           ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression",
+           ast.Import: "`import`", ast.ImportFrom: "`import`", ast.Lambda: "a `lambda`",
+           ast.AugAssign: "an in-place update (`+=` ...)", ast.If: "an `if` statement",
+           ast.IfExp: "an `... if ... else ...` expression", ast.Try: "a `try` statement",
+           ast.With: "a `with` statement", ast.FunctionDef: "a nested `def`", ast.ClassDef: "a `class`",
+           ast.Global: "`global`", ast.Nonlocal: "`nonlocal`", ast.BoolOp: "`and`/`or`",
+           ast.Delete: "`del`", ast.Raise: "`raise`", ast.Assert: "`assert`", ast.List: "a list literal",
+           ast.Dict: "a dict literal", ast.Set: "a set literal", ast.Starred: "`*` unpacking",
+           ast.JoinedStr: "an f-string", ast.NamedExpr: "`:=`", ast.Await: "`await`",
+           ast.Yield: "`yield`", ast.YieldFrom: "`yield`"}
 _COMPARE_BANNED = {ast.Is: "`is`", ast.IsNot: "`is not`", ast.In: "`in`", ast.NotIn: "`not in`"}
 
 
@@ -87,10 +87,9 @@ class _Rules(ast.NodeVisitor):
         self.found.append((getattr(node, "lineno", 1), what))
 
     def generic_visit(self, node):
-        for banned, what in {**_LOOPS, **_STATEMENTS}.items():
-            if isinstance(node, banned):
-                self.refuse(node, tr("{what} is not allowed", what=what))
-                return
+        if type(node) in _BANNED:
+            self.refuse(node, tr("{what} is not allowed", what=tr(_BANNED[type(node)])))
+            return
         super().generic_visit(node)
 
     def visit_Constant(self, node):
@@ -100,7 +99,7 @@ class _Rules(ast.NodeVisitor):
     def visit_Compare(self, node):
         for op in node.ops:
             if type(op) in _COMPARE_BANNED:
-                self.refuse(node, tr("{what} is not allowed", what=_COMPARE_BANNED[type(op)]))
+                self.refuse(node, tr("{what} is not allowed", what=tr(_COMPARE_BANNED[type(op)])))
         self.generic_visit(node)
 
     def visit_UnaryOp(self, node):
@@ -190,7 +189,7 @@ def rule_violations(fn):
         elif isinstance(statement, ast.Expr):             # `...`, or a value thrown away: its parts obey the rules
             rules.visit(statement.value)
         else:
-            rules.generic_visit(statement) if type(statement) in {**_LOOPS, **_STATEMENTS} else \
+            rules.generic_visit(statement) if type(statement) in _BANNED else \
                 rules.refuse(statement, tr("{what} is not allowed", what=tr("a statement other than `=` and `return`")))
     return [tr("line {line}: {what}", line=line - first + 1, what=what) for line, what in sorted(rules.found)]
 
@@ -579,7 +578,7 @@ def verdict(name, fn, rules=True):
             if not found:
                 continue
             off, why = found[0], _hint(spec, got, expected, args, torch)
-        where = tr("`{call}`: {off}.", call=_call_text(spec, raw), off=off.rstrip("."))
+        where = tr("`{call}`: {off}.", call=_call_text(spec, _to(torch, raw)), off=off.rstrip("."))
         message = tr("Not yet: {what}", what=where)
         return False, message + ("\n  " + tr("Hint: {why}", why=why) if why else "")
     source = (tr("compared with PyTorch's `{real}`", real=spec.real) if lib_name != TENSORLAB else
