@@ -52,10 +52,13 @@ def test_the_stub_is_not_answered_yet(answer):
 
 
 def test_check_all_counts_the_solved_puzzles(capsys):
-    assert check_all({"outer": solution.outer, "eye": solution.eye, "flip": stub}) == 2
-    out = capsys.readouterr().out
-    assert out.splitlines()[-1] == f"2/{len(PUZZLES)} puzzles solved"
-    assert "flip" in out and "Not answered yet" in out
+    result = check_all({"outer": solution.outer, "eye": solution.eye, "flip": stub, "roll": WRONG["roll"][0]})
+    assert not result
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == f"2/{len(PUZZLES)} puzzles solved"
+    assert out[0].split() == ["outer", "solved"] and out[6].split()[:4] == ["flip", "not", "answered", "yet"]
+    assert out[7].startswith("roll") and "not yet: its check cell says what is off" in out[7]
+    assert check_all(vars(solution))
 
 
 def test_the_inputs_are_drawn_the_same_every_time():

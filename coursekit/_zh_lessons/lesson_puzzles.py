@@ -8,7 +8,12 @@ ZH = {
     "compared with PyTorch's `{real}`": "与 PyTorch 的 `{real}` 比较",
     "compared with tensorlab's own `{real}` -- PyTorch is not installed":
         "与 tensorlab 自己的 `{real}` 比较——没有安装 PyTorch",
-    "({n} inputs, {source})": "（{n} 组输入，{source}）",
+    "Correct! ({n} inputs, {source})": "正确！（{n} 组输入，{source}）",
+    "solved": "已解出",
+    "not answered yet": "尚未作答",
+    "not yet: its check cell says what is off": "还不对：它的检查单元格会说明哪里不对",
+    "`torch.arange`, `torch.where`, `.sum(...)`, `.shape`, operators, indexing and your earlier puzzles":
+        "`torch.arange`、`torch.where`、`.sum(...)`、`.shape`、运算符、索引和你前面做过的谜题",
     "{k}/{n} puzzles solved": "已解出 {k}/{n} 道谜题",
     "it returned {got}, not a tensor": "它返回了 {got}，而不是张量",
     # -- the rules ------------------------------------------------------------------------------------

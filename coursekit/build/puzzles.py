@@ -37,7 +37,7 @@ import types
 import numpy as np
 
 from .. import guard
-from ..check import Verdict, raised, report, wrap
+from ..check import Verdict, _sentence, raised, report
 from ..compare import describe, differences
 from ..language import tr
 from ..libs import TENSORLAB, counterpart, libraries
@@ -48,6 +48,9 @@ ALLOWED_METHODS = ("sum",)
 ALLOWED_ATTRIBUTES = ("shape",)
 ALLOWED_TEXT = ("`torch.arange`, `torch.where`, `.sum(...)`, `.shape`, operators, indexing and "
                 "your earlier puzzles")
+#: The hints are written with tr() where they are defined (at import, in English: the keys of the
+#: catalog) and translated when shown, in the language of that moment.
+_translate = tr
 #: How many drawn inputs each puzzle is checked on (plus the example of its statement).
 EXAMPLES = 30
 
@@ -529,12 +532,12 @@ def _hint(spec, got, expected, args, torch):
     for hint in spec.hints:
         try:
             if hint.matches(got, args, torch):
-                return hint.text
+                return _translate(hint.text)
         except Exception:  # noqa: BLE001 - a hint that trips over an odd answer does not apply
             continue
     if (not isinstance(got, BaseException) and spec.dtype_hint and hasattr(got, "dtype")
             and got.dtype != expected.dtype and tuple(got.shape) == tuple(expected.shape)):
-        return spec.dtype_hint
+        return _translate(spec.dtype_hint)
     return ""
 
 
@@ -555,9 +558,9 @@ def verdict(name, fn, rules=True):
     broken = rule_violations(fn) if rules else []
     if broken:
         lines = [tr("Not yet: {what}", what=tr("`{name}` breaks the puzzle rules:", name=name))]
-        lines += [f"  - {line}." for line in broken]
+        lines += ["  - " + _sentence(line) for line in broken]
         lines.append("  " + tr("Hint: {why}", why=tr("Only these are allowed: {allowed}. No loops: let broadcasting "
-                                                     "do the repeating.", allowed=ALLOWED_TEXT)))
+                                                     "do the repeating.", allowed=tr(ALLOWED_TEXT))))
         return False, "\n".join(lines)
     lib_name, torch = _library()
     answer = _on(torch, fn)
@@ -583,7 +586,7 @@ def verdict(name, fn, rules=True):
         return False, message + ("\n  " + tr("Hint: {why}", why=why) if why else "")
     source = (tr("compared with PyTorch's `{real}`", real=spec.real) if lib_name != TENSORLAB else
               tr("compared with tensorlab's own `{real}` -- PyTorch is not installed", real=spec.real))
-    return True, tr("Correct!") + " " + tr("({n} inputs, {source})", n=len(cases), source=source)
+    return True, tr("Correct! ({n} inputs, {source})", n=len(cases), source=source)
 
 
 def check_puzzle(name, fn, quiet=False, rules=True):
@@ -598,15 +601,15 @@ def check_puzzle(name, fn, quiet=False, rules=True):
 
 
 def check_all(namespace):
-    """Check every puzzle defined in ``namespace`` (a notebook's ``globals()``) and print one line
-    each and the total. Returns the number solved."""
+    """Check every puzzle defined in ``namespace`` (a notebook's ``globals()``): print one line each
+    and the total, and return the :class:`~coursekit.check.Verdict` (ok when all are solved)."""
     solved, lines = 0, []
     for name in PUZZLES:
-        fn = namespace.get(name, Ellipsis)
-        result = check_puzzle(name, fn, quiet=True)
+        result = check_puzzle(name, namespace.get(name, Ellipsis), quiet=True)
         solved += result.ok
-        first = result.message.split("\n")[0]
-        lines.append(wrap(f"{name:<18} {first}"))
+        status = (tr("solved") if result.ok else tr("not answered yet") if result.message.startswith(
+            tr("Not answered yet: replace the ... with {what}.", what="")[:10]) else
+            tr("not yet: its check cell says what is off"))
+        lines.append(f"{name:<18} {status}")
     lines.append(tr("{k}/{n} puzzles solved", k=solved, n=len(PUZZLES)))
-    print("\n".join(lines))
-    return solved
+    return report(solved == len(PUZZLES), "\n".join(lines))
