@@ -32,6 +32,13 @@ def test_every_reference_answer_keeps_the_rules_and_passes(name, mode):
     assert time.perf_counter() - start < 2.0
 
 
+def test_without_pytorch_the_verdict_says_what_it_compared_with():
+    from coursekit.testing import torch_hidden
+    with torch_hidden():
+        assert "tensorlab's own `torch.outer` -- PyTorch is not installed" in verdict("outer", solution.outer).message
+        assert "(which has no `torch.trace`)" in verdict("trace", solution.trace).message
+
+
 def test_at_least_fifteen_puzzles_each_with_a_hint():
     assert len(PUZZLES) >= 15
     assert all(spec.hints for spec in PUZZLES.values())

@@ -8,6 +8,8 @@ ZH = {
     "compared with PyTorch's `{real}`": "与 PyTorch 的 `{real}` 比较",
     "compared with tensorlab's own `{real}` -- PyTorch is not installed":
         "与 tensorlab 自己的 `{real}` 比较——没有安装 PyTorch",
+    "compared with what `{real}` gives, computed with tensorlab (which has no `{real}`) -- PyTorch is not installed":
+        "与 `{real}` 应得的结果比较，由 tensorlab 算出（它没有 `{real}`）——没有安装 PyTorch",
     "Correct! ({n} inputs, {source})": "正确！（{n} 组输入，{source}）",
     "solved": "已解出",
     "not answered yet": "尚未作答",

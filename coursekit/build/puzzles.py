@@ -546,6 +546,16 @@ def _call_text(spec, args):
     return f"{spec.name}(" + ", ".join(f"{n}={describe(a)}" for n, a in zip(names, args)) + ")"
 
 
+def _has(torch, real):
+    """Whether ``torch`` has the function ``real`` ("torch.nn.functional.pad", "Tensor.scatter_add")."""
+    owner = torch.Tensor if real.startswith("Tensor.") else torch
+    for part in real.split(".")[1:]:
+        if not hasattr(owner, part):
+            return False
+        owner = getattr(owner, part)
+    return True
+
+
 def verdict(name, fn, rules=True):
     """``(ok, message)`` about ``fn`` as the answer to puzzle ``name`` -- what :func:`check_puzzle`
     prints. ``rules=False`` skips the rules (only for testing the runtime guard)."""
@@ -584,8 +594,13 @@ def verdict(name, fn, rules=True):
         where = tr("`{call}`: {off}.", call=_call_text(spec, _to(torch, raw)), off=off.rstrip("."))
         message = tr("Not yet: {what}", what=where)
         return False, message + ("\n  " + tr("Hint: {why}", why=why) if why else "")
-    source = (tr("compared with PyTorch's `{real}`", real=spec.real) if lib_name != TENSORLAB else
-              tr("compared with tensorlab's own `{real}` -- PyTorch is not installed", real=spec.real))
+    if lib_name != TENSORLAB:
+        source = tr("compared with PyTorch's `{real}`", real=spec.real)
+    elif _has(torch, spec.real):
+        source = tr("compared with tensorlab's own `{real}` -- PyTorch is not installed", real=spec.real)
+    else:
+        source = tr("compared with what `{real}` gives, computed with tensorlab (which has no `{real}`) -- "
+                    "PyTorch is not installed", real=spec.real)
     return True, tr("Correct! ({n} inputs, {source})", n=len(cases), source=source)
 
 
