@@ -29,6 +29,7 @@ hint when the answer looks like a classic mistake.
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import inspect
 import textwrap
@@ -492,12 +493,33 @@ def inputs(name):
     def collect(args):
         found.append(args)
 
-    collect()
+    with _without_local_constants():
+        collect()
     unique = {}
     for args in found:
         unique.setdefault(repr(args), args)
     drawn = sorted(unique.values(), key=lambda a: (_size(a), repr(a)))
     return [PUZZLES[name].example] + drawn
+
+
+@contextlib.contextmanager
+def _without_local_constants():
+    """Hypothesis mixes literals from the source files loaded at the time (the learner's, pytest's)
+    into what it draws, and caches them in a ``.hypothesis`` folder: the drawn inputs would differ
+    between a notebook and a test run. Draw without them, where this version of Hypothesis has them."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        saved, empty = providers._get_local_constants, providers._local_constants.__class__(
+            **{field: type(getattr(providers._local_constants, field))() for field in ("integers", "bytes", "strings")},
+            floats=type(providers._local_constants.floats)(key=providers.float_to_int))
+    except (ImportError, AttributeError, TypeError):
+        yield
+        return
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = saved
 
 
 def _size(args):
