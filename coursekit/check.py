@@ -91,10 +91,11 @@ def _columns(text):
     return sum(2 if _is_wide(c) else 1 for c in text)
 
 
-# A line of Chinese breaks between any two characters, except before closing punctuation; a word in
-# Latin letters and `code in backticks` stay whole.
+# A line of Chinese breaks between any two characters, except before closing punctuation or after
+# opening punctuation; a word in Latin letters and `code in backticks` stay whole.
 _PIECE = re.compile(r"`[^`]*`|\s+|[^\s`]")
 _NO_BREAK_BEFORE = set("，。、；：！？）》」』”’")
+_NO_BREAK_AFTER = set("（《「『“‘")
 
 
 def _wrap_wide(line, width, indent):
@@ -113,6 +114,9 @@ def _wrap_wide(line, width, indent):
             word = ""
         tokens.append(piece)
     tokens += [word] if word else []
+    for i in range(len(tokens) - 2, -1, -1):    # an opening bracket goes with what follows it
+        if tokens[i] in _NO_BREAK_AFTER:
+            tokens[i:i + 2] = [tokens[i] + tokens[i + 1]]
     lines, current = [], ""
     for token in tokens:
         fits = _columns(current.rstrip() + token) <= width

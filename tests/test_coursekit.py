@@ -579,4 +579,5 @@ def test_a_chinese_message_wraps_by_columns_and_keeps_words_and_code_whole():
     assert len(lines) > 3 and all(_columns(line) <= 50 for line in lines)
     assert all(line.startswith(" " * 6) and not line[6].isspace() for line in lines[1:])
     assert all(not line.strip().startswith(("，", "。")) for line in lines)
+    assert all(not line.endswith("（") for line in wrap("尚未作答：" + "一个函数（in_dims 为 None）" * 9, width=40).split("\n"))
     assert "".join(lines).replace(" ", "") == message.replace(" ", "")   # nothing lost or added
