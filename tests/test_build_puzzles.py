@@ -283,6 +283,16 @@ def test_the_rules_accept_earlier_puzzles_and_allowed_calls():
     assert rule_violations(outer_flat) == []
 
 
+def test_calling_an_earlier_puzzle_that_is_not_answered_yet_is_named():
+    # solution.trace calls diag; here its namespace holds the notebook's untouched stub instead
+    trace = type(solution.trace)(solution.trace.__code__, {**vars(solution), "diag": stub})
+    assert_rejected(verdict("trace", trace), ["calls `diag`, which is not answered yet", "Solve `diag` first"])
+
+
+def test_an_unknown_puzzle_name_gets_a_verdict():
+    assert_rejected(verdict("cumprod", solution.cumsum), ["no puzzle named `cumprod`", "cumsum"])
+
+
 def test_an_answer_without_readable_source_is_refused():
     made = {}
     exec("def outer(a, b):\n    return a * b\n", made)  # noqa: S102 - no source file behind it

@@ -12,6 +12,10 @@ ZH = {
         "与 `{real}` 应得的结果比较，由 tensorlab 算出（它没有 `{real}`）——没有安装 PyTorch",
     "Correct! ({n} inputs, {source})": "正确！（{n} 组输入，{source}）",
     "solved": "已解出",
+    "there is no puzzle named `{name}`; the puzzles are: {names}.": "没有名为 `{name}` 的谜题；谜题有：{names}。",
+    "`{name}` calls `{earlier}`, which is not answered yet.": "`{name}` 调用了 `{earlier}`，而它还没有作答。",
+    "Solve `{earlier}` first (run its cell), or write this one without it.":
+        "先解出 `{earlier}`（运行它的单元格），或者不用它来写这道题。",
     "not answered yet": "尚未作答",
     "not yet: its check cell says what is off": "还不对：它的检查单元格会说明哪里不对",
     "`torch.arange`, `torch.where`, `.sum(...)`, `.shape`, operators, indexing and your earlier puzzles":

@@ -198,6 +198,14 @@ def rule_violations(fn):
     return [tr("line {line}: {what}", line=line - first + 1, what=what) for line, what in sorted(rules.found)]
 
 
+def _puzzles_called(fn):
+    """The names of the other puzzles ``fn`` calls, in order of appearance."""
+    node = _source_tree(fn)
+    called = [call.func.id for call in ast.walk(node) if isinstance(call, ast.Call)
+              and isinstance(call.func, ast.Name) and call.func.id in PUZZLES and call.func.id != node.name]
+    return list(dict.fromkeys(called))
+
+
 def is_unanswered(fn):
     """True for the notebook's stub: a body of only ``...``, ``pass``, a docstring or
     ``raise NotImplementedError``."""
@@ -581,6 +589,9 @@ def _has(torch, real):
 def verdict(name, fn, rules=True):
     """``(ok, message)`` about ``fn`` as the answer to puzzle ``name`` -- what :func:`check_puzzle`
     prints. ``rules=False`` skips the rules (only for testing the runtime guard)."""
+    if name not in PUZZLES:
+        return False, tr("Not yet: {what}", what=tr("there is no puzzle named `{name}`; the puzzles are: {names}.",
+                                                   name=name, names=", ".join(PUZZLES)))
     spec = PUZZLES[name]
     what = tr("a function `{signature}`", signature=spec.signature)
     if fn is Ellipsis or (callable(fn) and is_unanswered(fn)):
@@ -594,6 +605,12 @@ def verdict(name, fn, rules=True):
         lines.append("  " + tr("Hint: {why}", why=tr("Only these are allowed: {allowed}. No loops: let broadcasting "
                                                      "do the repeating.", allowed=tr(ALLOWED_TEXT))))
         return False, "\n".join(lines)
+    for earlier in _puzzles_called(fn) if rules else ():
+        if not callable(fn.__globals__.get(earlier)) or is_unanswered(fn.__globals__[earlier]):
+            return False, tr("Not yet: {what}", what=tr("`{name}` calls `{earlier}`, which is not answered yet.",
+                                                       name=name, earlier=earlier)) + "\n  " + tr(
+                "Hint: {why}", why=tr("Solve `{earlier}` first (run its cell), or write this one without it.",
+                                      earlier=earlier))
     lib_name, torch = _library()
     answer = _on(torch, fn)
     cases = inputs(name)
