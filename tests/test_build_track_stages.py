@@ -1,4 +1,4 @@
-"""The build track's later stages (3: ops as Functions, 4: the graph, 5: the engine): the mistaken versions that
+"""The build track's later stages (3: ops as Functions, 4: the graph, 5: the engine, 6: Module): the mistaken versions that
 tests/test_build_track.py writes into tensorlab's own code to check that each classic mistake is
 caught and named, and the checks particular to these stages (a method stands in its class only
 while it is put there; a case tests one function with the rest of its stage tensorlab's)."""
@@ -146,6 +146,56 @@ MISTAKEN_LATER = {
                 return ()
             return _evaluate(node, grads, self.observed)
         """,
+    "a Parameter not registered by assignment": """
+        def module_setattr(self, name, value):
+            object.__setattr__(self, name, value)
+        """,
+    "the dot missing between prefix and name": """
+        def module_named_members(self, registry, prefix, recurse, remove_duplicate=True):
+            seen = set()
+            owners = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
+            for owner_prefix, owner in owners:
+                for name, value in getattr(owner, registry).items():
+                    if value is None or (remove_duplicate and id(value) in seen):
+                        continue
+                    seen.add(id(value))
+                    yield owner_prefix + name, value
+        """,
+    "the submodule's name missing": """
+        def module_named_members(self, registry, prefix, recurse, remove_duplicate=True):
+            seen = set()
+            owners = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
+            for owner_prefix, owner in owners:
+                for name, value in getattr(owner, registry).items():
+                    if value is None or (remove_duplicate and id(value) in seen):
+                        continue
+                    seen.add(id(value))
+                    yield name, value
+        """,
+    "a shared parameter listed twice": """
+        def module_named_members(self, registry, prefix, recurse, remove_duplicate=True):
+            owners = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
+            for owner_prefix, owner in owners:
+                for name, value in getattr(owner, registry).items():
+                    if value is not None:
+                        yield owner_prefix + ("." if owner_prefix else "") + name, value
+        """,
+    "train() not recursing into children": """
+        def module_train(self, mode=True):
+            if not isinstance(mode, bool):
+                raise ValueError("training mode is expected to be boolean")
+            self.training = mode
+            return self
+        """,
+    "non-persistent buffers saved": """
+        def state_dict_mixin_local_state(self):
+            for name, param in self._parameters.items():
+                if param is not None:
+                    yield name, param
+            for name, buf in self._buffers.items():
+                if buf is not None:
+                    yield name, buf
+        """,
 }
 
 
@@ -187,3 +237,24 @@ def test_every_case_of_the_stage_has_an_answer_not_an_error(stage):
     of stage 5's with its error: a second backward through a freed graph)."""
     for case in cases.CASES[stage]:
         assert "value" in case.expected(None) or "a second time" in case.expected(None)["message"], case.id
+
+
+def test_modules_cases_build_their_networks_with_the_learners_setattr_in_place():
+    """A stage 6 case builds its network inside the block where the learner's function stands, and
+    Module.__setattr__ is tensorlab's own again afterwards."""
+    from tensorlab.nn import Module
+    own = Module.__dict__["__setattr__"]
+    calls = []
+
+    def counting(self, name, value):
+        calls.append(name)
+        own(self, name, value)
+    which = next(c for c in cases.CASES[6] if c.function == "module_setattr")
+    assert cases.agrees(which.run(counting), which.expected(None))
+    assert {"fc", "w", "scale"} <= set(calls) and Module.__dict__["__setattr__"] is own
+
+
+def test_a_module_case_that_raises_pytorchs_error_is_graded_on_the_message():
+    which = next(c for c in cases.CASES[6] if c.args[0].endswith("net.w = zeros(2)"))
+    assert which.expected(None)["error"] == "TypeError"
+    assert "(torch.nn.Parameter or None expected)" in which.expected(None)["message"]

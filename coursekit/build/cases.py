@@ -200,8 +200,9 @@ def _later_stages():
     """Stage 3 onwards keep their cases in their own modules (they build on the helpers above)."""
     from .cases_engine import STAGE5
     from .cases_graph import STAGE4
+    from .cases_module import STAGE6
     from .cases_ops import STAGE3
-    CASES[3], CASES[4], CASES[5] = STAGE3, STAGE4, STAGE5
+    CASES[3], CASES[4], CASES[5], CASES[6] = STAGE3, STAGE4, STAGE5, STAGE6
 
 
 _later_stages()

@@ -64,11 +64,12 @@ class Region:
 
 def learner_name(qualname):
     """``contiguous_strides`` -> itself; ``Mul.backward`` -> ``mul_backward``; ``AccumulateGrad.apply``
-    -> ``accumulate_grad_apply``."""
+    -> ``accumulate_grad_apply``; ``Module.__setattr__`` -> ``module_setattr``; ``SGD._update`` ->
+    ``sgd_update``."""
     if "." not in qualname:
         return qualname
     owner, attr = qualname.split(".")
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", owner).lower().lstrip("_") + "_" + attr
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", owner).lower().lstrip("_") + "_" + attr.strip("_")
 
 
 def _module_path(module):

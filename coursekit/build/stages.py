@@ -35,6 +35,8 @@ _LINALG = "tests/test_linalg.py::"
 _GRAPH = "tests/test_autograd_graph.py::"
 _BACKWARD = "tests/test_autograd_backward.py::"
 _HOOKS = "tests/test_autograd_hooks.py::"
+_MODULE = "tests/test_nn_module.py::"
+_OPTIM = "tests/test_optim.py::"
 
 STAGES = {
     1: Stage(
@@ -135,6 +137,23 @@ STAGES = {
         "node only when all its gradients have arrived (adding up those for the same place), run it, "
         "free what it saved unless retain_graph, and send its results on. Write the walk, the queue "
         "and the delivery: every backward of tensorlab then runs on your engine, in PyTorch's order.", 60),
+    6: Stage(
+        6, "module", "Module: registration, named parameters, state_dict, train/eval", "06_build_modules.ipynb",
+        ("tensorlab.nn.modules.module", "tensorlab.nn.modules._module_state"),
+        (_MODULE + "test_assignment_registers_parameters_buffers_and_modules",
+         _MODULE + "test_reassignment_moves_between_registries",
+         _MODULE + "test_registration_errors_match_torch",
+         _MODULE + "test_shared_parameters_listed_once",
+         _MODULE + "test_traversal_names_and_order_match_torch",
+         _MODULE + "test_state_dict_keys_and_order_match_torch",
+         _MODULE + "test_state_dict_values_share_memory",
+         _MODULE + "test_load_state_dict_from_torch_reproduces_outputs",
+         _MODULE + "test_train_eval_propagate",
+         _MODULE + "test_zero_grad_and_requires_grad_"),
+        "A Module is an object whose attributes sort themselves: assigning a Parameter registers it, "
+        "assigning a layer makes it a child. Write that sorting (__setattr__), the walk that names "
+        "every parameter \"fc.weight\" and lists a shared one once, what state_dict saves, and "
+        "train()/eval(): every network of tensorlab then registers and walks itself with your code.", 60),
 }
 
 

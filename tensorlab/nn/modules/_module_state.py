@@ -32,14 +32,21 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 class StateDictMixin:
     """``state_dict``/``load_state_dict`` of a Module (mixed into Module)."""
 
+    # build: stage 6
     def _local_state(self):
-        """This module's own (name, tensor) entries: parameters, then persistent buffers."""
+        """This module's own (name, tensor) entries: parameters, then persistent buffers.
+
+        Yields ``(name, tensor)`` for each entry of ``self._parameters``, then of ``self._buffers``,
+        in registration order, skipping None entries and the buffers named in
+        ``self._non_persistent_buffers_set`` (registered with ``persistent=False``: module state that
+        is not saved). ``state_dict()`` calls this on every module with its dotted prefix."""
         for name, param in self._parameters.items():
             if param is not None:
                 yield name, param
         for name, buf in self._buffers.items():
             if buf is not None and name not in self._non_persistent_buffers_set:
                 yield name, buf
+    # build: end
 
     def _may_be_absent(self, name, version):
         """Whether entry ``name`` may be missing from a checkpoint written with format ``version``

@@ -114,8 +114,21 @@ class Module(HooksMixin, StateDictMixin, ConvertMixin):
         if hasattr(self, name) and name not in registry:
             raise KeyError(f"attribute '{name}' already exists")
 
+    # build: stage 6
     def __setattr__(self, name, value):
-        """Sort the value into _parameters, _modules or _buffers -- or store it as a plain attribute."""
+        """Sort the value into _parameters, _modules or _buffers -- or store it as a plain attribute.
+
+        ``self.w = Parameter(...)`` registers ``w`` (``self.register_parameter``, which checks it),
+        after taking the name out of the other registries (``_remove_from(name, d, self._buffers,
+        self._modules, self._non_persistent_buffers_set)``); ``self.fc = Linear(...)`` puts the module
+        into ``self._modules``; a ``Buffer`` goes through ``self.register_buffer``. A name that is
+        already a parameter (or child module, or buffer) keeps its registry: only None (or, for a
+        buffer, a Tensor) may replace it, anything else raises TypeError ("cannot assign
+        'torch.FloatTensor' as parameter 'w' (torch.nn.Parameter or None expected)"; ``typename``
+        names the value). Assigning a Parameter or Module before ``Module.__init__`` ran raises
+        AttributeError ("cannot assign parameters before Module.__init__() call"). Everything else
+        is a plain attribute: ``object.__setattr__(self, name, value)`` -- read ``self.__dict__``
+        with ``d = self.__dict__``, never ``self._parameters`` before it exists."""
         d = self.__dict__
         params = d.get("_parameters")
         if isinstance(value, Parameter):
@@ -149,6 +162,7 @@ class Module(HooksMixin, StateDictMixin, ConvertMixin):
                 self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
+    # build: end
 
     def __getattr__(self, name):
         # only called when normal lookup fails: the name may be a registered parameter/buffer/module
@@ -209,8 +223,16 @@ class Module(HooksMixin, StateDictMixin, ConvertMixin):
         for _, module in self.named_children():
             yield module
 
+    # build: stage 6
     def _named_members(self, registry, prefix, recurse, remove_duplicate=True):
-        """Entries of ``registry`` ("_parameters"/"_buffers") of this module (and descendants)."""
+        """Entries of ``registry`` ("_parameters"/"_buffers") of this module (and descendants).
+
+        Yields ``(dotted name, tensor)``: the owners are ``self.named_modules(prefix=prefix,
+        remove_duplicate=remove_duplicate)`` when ``recurse``, else just ``[(prefix, self)]``; an
+        entry's name is its owner's name, a dot, and its own (``"0.weight"``; no dot when the owner's
+        name is ""). None entries (``bias=False``) are skipped; with ``remove_duplicate`` a tensor
+        already yielded (the same object, by ``id``, e.g. a weight shared by two layers) is skipped too.
+        ``named_parameters`` and ``named_buffers`` (and so ``parameters()``) call this."""
         seen = set()
         owners = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse \
             else [(prefix, self)]
@@ -221,6 +243,7 @@ class Module(HooksMixin, StateDictMixin, ConvertMixin):
                 if remove_duplicate:
                     seen.add(id(value))
                 yield owner_prefix + ("." if owner_prefix else "") + name, value
+    # build: end
 
     def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
         """``("fc.weight", Parameter)`` pairs; a parameter shared by two layers is listed once."""
@@ -271,14 +294,21 @@ class Module(HooksMixin, StateDictMixin, ConvertMixin):
         return getattr(module, name)
 
     # -- modes and gradients --------------------------------------------------------------------
+    # build: stage 6
     def train(self, mode=True):
-        """Set training mode here and in every descendant (Dropout and BatchNorm behave differently)."""
+        """Set training mode here and in every descendant (Dropout and BatchNorm behave differently).
+
+        ``mode`` must be a bool (else ValueError: "training mode is expected to be boolean"); set
+        ``self.training`` and call ``train(mode)`` on every child (``self.children()``), which does
+        the same for its own; return ``self`` (so ``model.train()`` chains). ``eval()`` is
+        ``train(False)``."""
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         self.training = mode
         for module in self.children():
             module.train(mode)
         return self
+    # build: end
 
     def eval(self):
         return self.train(False)
