@@ -4,7 +4,8 @@ See course/build/puzzles.ipynb. Each puzzle is one function to write -- ``outer`
 ``cumsum``, ``bincount`` ... -- under strict rules, checked on the source of the answer
 (:func:`rule_violations`, on its syntax tree) before it runs:
 
-- no loops of any kind: no ``for``, ``while``, comprehension, recursion helper or ``lambda``;
+- no loops of any kind (``for``, ``while``, comprehensions), no ``if``, ``lambda``, ``import`` or
+  recursion;
 - the only calls are ``torch.arange``, ``torch.where``, the ``.sum`` method, and the learner's own
   earlier puzzles (called by their names);
 - the only attribute besides those is ``.shape``;
@@ -185,16 +186,18 @@ def rule_violations(fn):
         body = body[1:]                                  # the docstring
     for statement in body:
         if isinstance(statement, ast.Return):
-            rules.visit(statement.value) if statement.value is not None else None
+            if statement.value is not None:
+                rules.visit(statement.value)
         elif isinstance(statement, ast.Assign):
             rules.visit(statement)
         elif isinstance(statement, ast.Pass):
             continue
         elif isinstance(statement, ast.Expr):             # `...`, or a value thrown away: its parts obey the rules
             rules.visit(statement.value)
+        elif type(statement) in _BANNED:
+            rules.generic_visit(statement)                 # names what it is: a `for` loop, `import` ...
         else:
-            rules.generic_visit(statement) if type(statement) in _BANNED else \
-                rules.refuse(statement, tr("{what} is not allowed", what=tr("a statement other than `=` and `return`")))
+            rules.refuse(statement, tr("{what} is not allowed", what=tr("a statement other than `=` and `return`")))
     return [tr("line {line}: {what}", line=line - first + 1, what=what) for line, what in sorted(rules.found)]
 
 
@@ -247,8 +250,9 @@ class Hint:
 
 class Puzzle:
     """One puzzle: its ``name``, ``signature``, ``statement`` (with an example), the real function
-    ``reference(torch, *args)``, ``draw``: a Hypothesis strategy of argument tuples (NumPy arrays
-    become tensors), the ``example`` arguments, and ``hints``."""
+    ``reference(torch, *args)`` (``real`` names it), ``draw(strategies)`` giving a Hypothesis
+    strategy of argument tuples (NumPy arrays become tensors), the ``example`` arguments, its
+    ``hints`` (:class:`Hint`) and ``dtype_hint``, for a result right but for its dtype."""
 
     def __init__(self, name, signature, statement, reference, draw, example, hints=(), real=None, dtype_hint=""):
         self.name, self.signature, self.statement = name, signature, statement
