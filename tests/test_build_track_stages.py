@@ -1,4 +1,4 @@
-"""The build track's later stages (3: ops as Functions, 4: the graph, 5: the engine, 6: Module): the mistaken versions that
+"""The build track's later stages (3: ops as Functions, 4: the graph, 5: the engine, 6: Module, 7: optimizers): the mistaken versions that
 tests/test_build_track.py writes into tensorlab's own code to check that each classic mistake is
 caught and named, and the checks particular to these stages (a method stands in its class only
 while it is put there; a case tests one function with the rest of its stage tensorlab's)."""
@@ -196,6 +196,60 @@ MISTAKEN_LATER = {
                 if buf is not None:
                     yield name, buf
         """,
+    "Adam's bias correction off by one step": """
+        def adam_update(self, p, group):
+            state = self._state_for(p, group)
+            beta1, beta2 = group["betas"]
+            lr, weight_decay = group["lr"], group["weight_decay"]
+            grad = -p.grad if group["maximize"] else p.grad
+            state["step"].add_(1)
+            step = state["step"].item() + 1
+            if weight_decay != 0:
+                grad = grad.add(p, alpha=weight_decay)
+            exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+            exp_avg.lerp_(grad, 1 - beta1)
+            exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+            denom = (exp_avg_sq.sqrt() / (1 - beta2 ** step) ** 0.5).add_(group["eps"])
+            p.addcdiv_(exp_avg, denom, value=-lr / (1 - beta1 ** step))
+        """,
+    "momentum buffer started at zero": """
+        def sgd_update(self, p, group):
+            grad = -p.grad if group["maximize"] else p.grad
+            if group["weight_decay"] != 0:
+                grad = grad.add(p, alpha=group["weight_decay"])
+            momentum = group["momentum"]
+            if momentum != 0:
+                state = self.state[p]
+                if state.get("momentum_buffer") is None:
+                    state["momentum_buffer"] = grad.detach().clone().zero_()
+                buf = state["momentum_buffer"]
+                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+                grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+            p.add_(grad, alpha=-group["lr"])
+        """,
+    "weight decay added after momentum": """
+        def sgd_update(self, p, group):
+            grad = -p.grad if group["maximize"] else p.grad
+            momentum = group["momentum"]
+            if momentum != 0:
+                state = self.state[p]
+                buf = state.get("momentum_buffer")
+                if buf is None:
+                    buf = state["momentum_buffer"] = grad.detach().clone()
+                else:
+                    buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+                grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+            if group["weight_decay"] != 0:
+                grad = grad.add(p, alpha=group["weight_decay"])
+            p.add_(grad, alpha=-group["lr"])
+        """,
+    "parameter not updated in place": """
+        def sgd_update(self, p, group):
+            grad = -p.grad if group["maximize"] else p.grad
+            if group["weight_decay"] != 0:
+                grad = grad.add(p, alpha=group["weight_decay"])
+            p = p - group["lr"] * grad
+        """,
 }
 
 
@@ -231,10 +285,10 @@ def test_the_matrix_gradient_cases_check_the_layout_too():
     assert cases.CASES and which.expected(None)["value"]["stride"] == [1, 2]
 
 
-@pytest.mark.parametrize("stage", [3, 4, 5])
+@pytest.mark.parametrize("stage", [3, 4, 5, 7])
 def test_every_case_of_the_stage_has_an_answer_not_an_error(stage):
-    """The cases are about formulas, graphs and backward passes: PyTorch answers each with values (one
-    of stage 5's with its error: a second backward through a freed graph)."""
+    """The cases are about formulas, graphs, backward passes and optimizer steps: PyTorch answers each
+    with values (one of stage 5's with its error: a second backward through a freed graph)."""
     for case in cases.CASES[stage]:
         assert "value" in case.expected(None) or "a second time" in case.expected(None)["message"], case.id
 
@@ -258,3 +312,18 @@ def test_a_module_case_that_raises_pytorchs_error_is_graded_on_the_message():
     which = next(c for c in cases.CASES[6] if c.args[0].endswith("net.w = zeros(2)"))
     assert which.expected(None)["error"] == "TypeError"
     assert "(torch.nn.Parameter or None expected)" in which.expected(None)["message"]
+
+
+def test_optimizer_cases_see_every_option_change_the_trajectory():
+    """Each SGD and Adam case's options lead somewhere else than plain lr alone: the cases test them."""
+    from coursekit.build.cases_optim import SETTINGS
+    for name in ("SGD", "Adam"):
+        ends = [c.expected(None)["value"]["p after step 3"] for c in cases.CASES[7] if c.args[0].startswith(name)]
+        assert len(ends) == len([s for s in SETTINGS if s[1] == name]) and len(set(map(tuple, ends))) == len(ends)
+
+
+def test_a_mistaken_adam_that_divides_by_zero_is_named_too():
+    """Bias correction with t = 0 raises ZeroDivisionError on the first step: the same hint names it."""
+    from coursekit.build import hints
+    mistake = next(m for m in hints.MISTAKES[7] if m.name.startswith("Adam's bias correction"))
+    assert mistake.wrong({"error": "ZeroDivisionError", "message": "float division by zero"})

@@ -202,7 +202,8 @@ def _later_stages():
     from .cases_graph import STAGE4
     from .cases_module import STAGE6
     from .cases_ops import STAGE3
-    CASES[3], CASES[4], CASES[5], CASES[6] = STAGE3, STAGE4, STAGE5, STAGE6
+    from .cases_optim import STAGE7
+    CASES[3], CASES[4], CASES[5], CASES[6], CASES[7] = STAGE3, STAGE4, STAGE5, STAGE6, STAGE7
 
 
 _later_stages()

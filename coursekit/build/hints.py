@@ -110,11 +110,13 @@ def _later_stages():
     from .hints_engine import MISTAKES5
     from .hints_graph import MISTAKES4
     from .hints_module import MISTAKES6
+    from .hints_optim import MISTAKES7
     from .hints_ops import MISTAKES3
     MISTAKES[3] = [_from_case(3, *entry) for entry in MISTAKES3]
     MISTAKES[4] = [_from_case(4, *entry) for entry in MISTAKES4]
     MISTAKES[5] = [_from_case(5, *entry) for entry in MISTAKES5]
     MISTAKES[6] = [_from_case(6, *entry) for entry in MISTAKES6]
+    MISTAKES[7] = [_from_case(7, *entry) for entry in MISTAKES7]
 
 
 _later_stages()

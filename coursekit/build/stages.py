@@ -154,6 +154,21 @@ STAGES = {
         "assigning a layer makes it a child. Write that sorting (__setattr__), the walk that names "
         "every parameter \"fc.weight\" and lists a shared one once, what state_dict saves, and "
         "train()/eval(): every network of tensorlab then registers and walks itself with your code.", 60),
+    7: Stage(
+        7, "optim", "optimizers: SGD with momentum, Adam with bias correction", "07_build_optimizers.ipynb",
+        ("tensorlab.optim.sgd", "tensorlab.optim.adam"),
+        tuple(f"{_OPTIM}test_sgd_matches_torch[kwargs{i}]" for i in range(8))
+        + tuple(f"{_OPTIM}test_optimizer_matches_torch[Adam-kwargs{i}]" for i in range(6))
+        + (_OPTIM + "test_float64_params[SGD]",
+           _OPTIM + "test_float64_params[Adam]",
+           _OPTIM + "test_sgd_float64",
+           _OPTIM + "test_step_skips_params_without_grad",
+           _OPTIM + "test_state_dict_round_trip_mid_training[SGD-kwargs0]",
+           _OPTIM + "test_state_dict_round_trip_mid_training[Adam-kwargs1]"),
+        "An optimizer turns gradients into new parameter values, in place. Write one SGD step (weight "
+        "decay, momentum with dampening, Nesterov) and one Adam step (running averages of the gradient "
+        "and its square, with bias correction): tensorlab's SGD and Adam then follow PyTorch's "
+        "trajectories step for step with your code.", 45),
 }
 
 

@@ -70,7 +70,20 @@ class Adam(Optimizer):
                 state["max_exp_avg_sq"] = zeros_like(p)
         return state
 
+    # build: stage 7
     def _update(self, p, group):
+        """One Adam step for one parameter ``p``, in place (``step()`` calls it under ``no_grad``).
+
+        ``self._state_for(p, group)`` gives the state: ``step`` (a 0-dim tensor, 0 before the first
+        step), ``exp_avg`` (m) and ``exp_avg_sq`` (v), both zeros at first (and ``max_exp_avg_sq``
+        with ``amsgrad``). ``group`` has ``lr``, ``betas``, ``eps``, ``weight_decay``, ``amsgrad``,
+        ``maximize``, ``decoupled_weight_decay``. Count the step first (``state["step"].add_(1)``):
+        the first step is t = 1. The gradient (``-p.grad`` when maximizing) gets ``weight_decay *
+        p`` added (or, decoupled, ``p`` shrinks by ``1 - lr * weight_decay``); then, in place,
+        m <- beta1 m + (1 - beta1) g (``exp_avg.lerp_(grad, 1 - beta1)``) and v <- beta2 v +
+        (1 - beta2) g^2 (``addcmul_``); with amsgrad v is replaced by the running maximum of v. The
+        step is ``p.addcdiv_(m, sqrt(v) / sqrt(1 - beta2 ** t) + eps, value=-lr / (1 - beta1 ** t))``:
+        the bias corrections divide out the zeros m and v started from."""
         state = self._state_for(p, group)
         beta1, beta2 = group["betas"]
         lr, weight_decay = group["lr"], group["weight_decay"]
@@ -93,3 +106,4 @@ class Adam(Optimizer):
             exp_avg_sq = max_sq
         denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(group["eps"])
         p.addcdiv_(exp_avg, denom, value=-step_size)
+    # build: end

@@ -41,7 +41,18 @@ class SGD(Optimizer):
                                  ("differentiable", False), ("fused", False)):
                 group.setdefault(key, default)
 
+    # build: stage 7
     def _update(self, p, group):
+        """One SGD step for one parameter ``p``, in place (``step()`` calls it under ``no_grad``).
+
+        The options are in ``group``: ``lr``, ``momentum``, ``dampening``, ``weight_decay``,
+        ``nesterov``, ``maximize``. In order: the gradient (``-p.grad`` when maximizing); plus
+        ``weight_decay * p`` (``grad.add(p, alpha=...)``, a new tensor: never change ``p.grad``);
+        with momentum, the buffer ``self.state[p]["momentum_buffer"]`` -- on the first step a copy of
+        the gradient itself (``grad.detach().clone()``), later ``buf.mul_(momentum).add_(grad,
+        alpha=1 - dampening)`` in place --, and the step direction is the buffer (or, with
+        ``nesterov``, ``grad + momentum * buf``); finally ``p.add_(direction, alpha=-lr)``: in place,
+        so ``p`` stays the same tensor the model and the optimizer hold."""
         grad = -p.grad if group["maximize"] else p.grad
         if group["weight_decay"] != 0:
             grad = grad.add(p, alpha=group["weight_decay"])
@@ -56,3 +67,4 @@ class SGD(Optimizer):
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
         p.add_(grad, alpha=-group["lr"])
+    # build: end
