@@ -1,8 +1,8 @@
 """The language the checks and the widgets speak: English, or Chinese in the Chinese edition.
 
-A lesson of the Chinese edition lives in course/zh/ and its kernel runs there, so that is how the
-language is chosen -- the code cells of both editions are the same, character for character
-(tools/translate.py). ``TENSORLAB_LANG=zh`` (or ``en``) overrides it, e.g. for a script.
+A lesson of the Chinese edition lives in course/zh/ (a build notebook in course/zh/build/) and its
+kernel runs there, so that is how the language is chosen -- the code cells of both editions are the
+same, character for character (tools/translate.py). ``TENSORLAB_LANG=zh`` (or ``en``) overrides it, e.g. for a script.
 
 Every message a learner reads is written in English and passed through :func:`tr`, which looks it
 up in a catalog of translations (``coursekit/zh.py`` for the checks, ``widgets/_zh.py`` for the
@@ -24,11 +24,13 @@ LANGUAGES = ("en", "zh")
 
 
 def language():
-    """``"zh"`` in a kernel started in course/zh/ (or with TENSORLAB_LANG=zh), else ``"en"``."""
+    """``"zh"`` in a kernel started in course/zh/ or course/zh/build/ (or with TENSORLAB_LANG=zh),
+    else ``"en"``."""
     chosen = os.environ.get("TENSORLAB_LANG", "").lower()
     if chosen:
         return "zh" if chosen.startswith("zh") else "en"
-    return "zh" if Path.cwd().name == "zh" else "en"
+    here = Path.cwd()
+    return "zh" if here.name == "zh" or (here.name, here.parent.name) == ("build", "zh") else "en"
 
 
 def translator(load_catalog):

@@ -16,11 +16,16 @@ sys.path.insert(0, str(ROOT / "tools"))
 import translate  # noqa: E402
 
 LESSONS = sorted((ROOT / "course").glob("[0-9][0-9]_*.ipynb"))
-TRANSLATED = translate.translated_lessons()
+BUILD_NOTEBOOKS = sorted((ROOT / "course" / "build").glob("*.ipynb"))
+TRANSLATED = translate.translated_lessons()   # lessons and build notebooks
 
 # Lessons whose Chinese edition is still to be written. The list may only shrink: a lesson that is
 # translated must leave it, and a new English lesson must be translated or added here.
 NOT_YET_TRANSLATED = set()
+
+# The same for the build track (course/build/ -> course/zh/build/).
+NOT_YET_TRANSLATED_BUILD = {"02_build_broadcasting", "03_build_ops_as_functions", "04_build_the_graph",
+                            "05_build_the_engine", "06_build_modules", "07_build_optimizers", "puzzles"}
 
 
 def cells(path):
@@ -35,23 +40,37 @@ def test_every_lesson_is_translated_or_listed_as_not_yet():
     assert NOT_YET_TRANSLATED <= lessons, "NOT_YET_TRANSLATED names a lesson that does not exist"
 
 
-def test_every_translation_file_belongs_to_a_lesson():
-    names = {p.stem for p in LESSONS}
-    for path in translate.TRANSLATIONS.glob("*.md"):
-        assert path.stem in names, f"{path.name} translates no lesson"
+def test_every_build_notebook_is_translated_or_listed_as_not_yet():
+    translated = {p.stem for p in TRANSLATED if p.parent.name == "build"}
+    notebooks = {p.stem for p in BUILD_NOTEBOOKS}
+    assert not translated & NOT_YET_TRANSLATED_BUILD, "translated now: remove from NOT_YET_TRANSLATED_BUILD"
+    assert notebooks - translated <= NOT_YET_TRANSLATED_BUILD, "a build notebook has no Chinese edition"
+    assert NOT_YET_TRANSLATED_BUILD <= notebooks, "NOT_YET_TRANSLATED_BUILD names a notebook that does not exist"
 
 
-@pytest.mark.parametrize("lesson", TRANSLATED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("folder, notebooks", [(translate.TRANSLATIONS, LESSONS),
+                                               (translate.BUILD_TRANSLATIONS, BUILD_NOTEBOOKS)])
+def test_every_translation_file_belongs_to_a_notebook(folder, notebooks):
+    names = {p.stem for p in notebooks}
+    for path in folder.glob("*.md"):
+        assert path.stem in names, f"{path.name} translates no notebook of {folder.name}"
+
+
+def _name(lesson):
+    return lesson.relative_to(translate.COURSE).as_posix()   # 01_tensors.ipynb, build/puzzles.ipynb
+
+
+@pytest.mark.parametrize("lesson", TRANSLATED, ids=_name)
 def test_translation_is_complete_and_current(lesson):
     found = translate.problems(lesson)
     assert not found, (f"{lesson.name}: " + "; ".join(found)
-                       + f" -- run: python tools/translate.py todo course/{lesson.name}")
+                       + f" -- run: python tools/translate.py todo course/{_name(lesson)}")
 
 
-@pytest.mark.parametrize("lesson", TRANSLATED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("lesson", TRANSLATED, ids=_name)
 def test_chinese_lesson_has_the_english_code_and_the_translated_text(lesson):
-    zh_path = translate.ZH / lesson.name
-    assert zh_path.exists(), f"run: python tools/translate.py build course/{lesson.name}"
+    zh_path = translate.chinese_path(lesson)
+    assert zh_path.exists(), f"run: python tools/translate.py build course/{_name(lesson)}"
     english, chinese = cells(lesson), cells(zh_path)
     assert [c["id"] for c in chinese] == [c["id"] for c in english]
     expected = translate.chinese_notebook(lesson).cells
@@ -62,7 +81,7 @@ def test_chinese_lesson_has_the_english_code_and_the_translated_text(lesson):
         else:
             assert "".join(zh["source"]) == want.source, (
                 f"cell {en['id']}: not what the translation file gives -- run: "
-                f"python tools/translate.py build course/{lesson.name}")
+                f"python tools/translate.py build course/{_name(lesson)}")
 
 
 def test_a_changed_english_cell_is_reported_as_drifted(tmp_path):
@@ -92,6 +111,25 @@ def test_links_written_from_course_reach_the_same_files_from_course_zh():
             f"[e](glossary.md) [f]({english_only})")
     assert translate._relink(text) == ("[a](../../tensorlab/storage.py) [b](../README.md) [c](https://pytorch.org) "
                                        f"[d](01_tensors.ipynb) [e](glossary.md) [f](../{english_only})")
+
+
+def test_links_written_from_course_build_reach_the_same_files_from_course_zh_build():
+    build = translate.COURSE / "build"
+    text = ("[a](README.md) [b](../../tensorlab/_layout.py) [c](../02_storage_and_strides.ipynb) "
+            "[d](../glossary.md) [e](../../tensorlab/) [f](https://pytorch.org) [g](missing.ipynb)")
+    assert translate._relink(text, build) == (
+        "[a](../../build/README.md) [b](../../../tensorlab/_layout.py) [c](../02_storage_and_strides.ipynb) "
+        "[d](../glossary.md) [e](../../../tensorlab/) [f](https://pytorch.org) [g](missing.ipynb)")
+    for notebook in BUILD_NOTEBOOKS:   # another build notebook: its Chinese edition once it has one
+        translated = translate.translation_path(notebook).exists()
+        assert translate._relink(f"[n]({notebook.name})", build) == (
+            f"[n]({notebook.name})" if translated else f"[n](../../build/{notebook.name})")
+
+
+def test_the_chinese_readme_lists_every_chinese_build_notebook():
+    text = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    for path in sorted((translate.ZH / "build").glob("*.ipynb")):
+        assert f"(course/zh/build/{path.name})" in text, f"README.zh.md misses build/{path.name}"
 
 
 def test_the_chinese_readme_lists_every_chinese_lesson():
@@ -158,6 +196,10 @@ def test_the_checks_speak_chinese_in_course_zh(monkeypatch, capsys):
     monkeypatch.delenv("TENSORLAB_LANG")
     monkeypatch.chdir(translate.ZH)
     assert language.language() == "zh"
+    monkeypatch.chdir(translate.ZH / "build")   # a build notebook of the Chinese edition
+    assert language.language() == "zh"
+    monkeypatch.chdir(translate.COURSE / "build")
+    assert language.language() == "en"
     monkeypatch.chdir(ROOT)
     assert language.language() == "en"
 

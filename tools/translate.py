@@ -4,6 +4,9 @@
     python tools/translate.py todo course/01_tensors.ipynb   # the English text of every cell to (re)translate
     python tools/translate.py build [LESSON ...]   # write course/zh/NN_*.ipynb and store their outputs
 
+The build track's notebooks (course/build/*.ipynb) are translated the same way, into course/zh/build/,
+from ``i18n/zh/build/<notebook>.md``; every command takes one of them too.
+
 One source: the code cells of a Chinese lesson are the English lesson's, copied; only Markdown is
 translated. Each lesson's translation lives in ``i18n/zh/lessons/<lesson>.md``, one block per
 Markdown cell::
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import re
 import sys
 from pathlib import Path
@@ -43,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "course"
 ZH = COURSE / "zh"
 TRANSLATIONS = ROOT / "i18n" / "zh" / "lessons"
+BUILD_TRANSLATIONS = ROOT / "i18n" / "zh" / "build"   # the build track: course/build/ -> course/zh/build/
 DOC_TRANSLATIONS = ROOT / "i18n" / "zh" / "docs"
 DOCUMENTS = ("glossary.md", "cheatsheet.md")   # course/<name>, translated into course/zh/<name>
 
@@ -62,8 +67,23 @@ def text_hash(source):
     return hashlib.sha256(english_text(source).encode("utf-8")).hexdigest()[:10]
 
 
+def is_build_notebook(notebook):
+    return Path(notebook).parent.name == "build"
+
+
 def translation_path(lesson):
-    return TRANSLATIONS / (Path(lesson).stem + ".md")
+    folder = BUILD_TRANSLATIONS if is_build_notebook(lesson) else TRANSLATIONS
+    return folder / (Path(lesson).stem + ".md")
+
+
+def english_path(notebook):
+    """The English notebook a path names: course/NN_name.ipynb, or course/build/name.ipynb."""
+    return COURSE / ("build" if is_build_notebook(notebook) else "") / Path(notebook).name
+
+
+def chinese_path(notebook):
+    """Where the Chinese edition of an English notebook goes: course/zh/[build/]name.ipynb."""
+    return ZH / english_path(notebook).relative_to(COURSE)
 
 
 def read_translation(path):
@@ -104,25 +124,33 @@ def problems(lesson):
     return found
 
 
-def _in_chinese_edition(target):
-    """Does course/zh/ have its own ``target``? A lesson does when it has a translation file (whether
-    or not it is built yet); any other file when it is there."""
-    if target in DOCUMENTS:
-        return (DOC_TRANSLATIONS / target).exists()
-    if re.fullmatch(r"[0-9][0-9]_\w+\.ipynb", target):
-        return translation_path(target).exists() and (COURSE / target).exists()
-    return (ZH / target).exists()
+def _chinese_edition(english):
+    """The file of course/zh/ that stands for the English file ``english``, if there is one: a
+    translated lesson or build notebook, a translated page (glossary.md), any other file there."""
+    if COURSE not in english.parents or ZH in english.parents or english == ZH:
+        return None
+    if english.suffix == ".ipynb" and translation_path(english).exists():
+        return chinese_path(english)
+    if english.parent == COURSE and english.name in DOCUMENTS:
+        return ZH / english.name if (DOC_TRANSLATIONS / english.name).exists() else None
+    chinese = ZH / english.relative_to(COURSE)
+    return chinese if chinese.exists() else None
 
 
-def _relink(text):
-    """Rewrite relative links written from course/ so that they work from course/zh/."""
+def _relink(text, folder=COURSE):
+    """Rewrite relative links written from ``folder`` (course/ or course/build/) so that they reach
+    the same files -- or their Chinese editions -- from its place in course/zh/."""
+    zh_folder = chinese_path(folder / "x.ipynb").parent
+
     def fix(match):
         target = match.group(2)
-        if re.match(r"[a-z]+:", target) or target.startswith("/") or _in_chinese_edition(target):
+        if re.match(r"[a-z]+:", target) or target.startswith("/"):
             return match.group(0)
-        if (COURSE / target).exists():
-            return match.group(1) + "../" + target + match.group(3)
-        return match.group(0)
+        english = Path(os.path.normpath(folder / target))
+        if not english.exists():
+            return match.group(0)
+        new = os.path.relpath(_chinese_edition(english) or english, zh_folder).replace(os.sep, "/")
+        return match.group(1) + new + ("/" if target.endswith("/") else "") + match.group(3)
     return LINK.sub(fix, text)
 
 
@@ -141,7 +169,8 @@ def chinese_notebook(lesson):
     for cell in zh.cells:
         if cell.cell_type == "markdown":
             figures = FIGURE_DEFINITION.findall(cell.source)
-            cell.source = "\n\n".join([_relink(blocks[cell.id][1]), *figures]) if figures else _relink(blocks[cell.id][1])
+            text = _relink(blocks[cell.id][1], english_path(lesson).parent)
+            cell.source = "\n\n".join([text, *figures]) if figures else text
         elif cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     zh.metadata["language"] = "zh-CN"
@@ -229,9 +258,14 @@ def document_todo(name):
             print(text, end="\n\n")
 
 
+def english_notebooks():
+    """Every English notebook: the lessons in course order, then the build track's."""
+    return sorted(COURSE.glob("[0-9][0-9]_*.ipynb")) + sorted((COURSE / "build").glob("*.ipynb"))
+
+
 def translated_lessons():
-    """The English lessons that have a translation file, in course order."""
-    return [p for p in sorted(COURSE.glob("[0-9][0-9]_*.ipynb")) if translation_path(p).exists()]
+    """The English notebooks (lessons, then build notebooks) that have a translation file."""
+    return [p for p in english_notebooks() if translation_path(p).exists()]
 
 
 def build(lessons, timeout=600):
@@ -241,8 +275,9 @@ def build(lessons, timeout=600):
     import build_course
     build_course._kernel_environment()
     ZH.mkdir(exist_ok=True)
-    targets = [ZH / Path(lesson).name for lesson in lessons]
+    targets = [chinese_path(lesson) for lesson in lessons]
     for lesson, target in zip(lessons, targets):  # all written first: a lesson may list the others
+        target.parent.mkdir(exist_ok=True)
         target.write_text(nbformat.writes(chinese_notebook(lesson)) + "\n", encoding="utf-8")
     for target in targets:
         build_course.build(target, timeout=timeout)
@@ -283,21 +318,22 @@ def main(argv=None):
             print(f"{name}: " + ("current" if not found else f"{len(found)} to fix"))
             for line in found:
                 print(f"  {line}")
-        for lesson in sorted(COURSE.glob("[0-9][0-9]_*.ipynb")):
+        for lesson in english_notebooks():
+            name = lesson.relative_to(COURSE)
             if not translation_path(lesson).exists():
-                print(f"{lesson.name}: not translated")
+                print(f"{name}: not translated")
                 continue
             found = problems(lesson)
-            print(f"{lesson.name}: " + ("current" if not found else f"{len(found)} to fix"))
+            print(f"{name}: " + ("current" if not found else f"{len(found)} to fix"))
             for line in found:
                 print(f"  {line}")
     elif args.command == "todo":
         if args.lesson.suffix == ".md":
             document_todo(args.lesson.name)
         else:
-            todo(args.lesson)
+            todo(english_path(args.lesson))
     else:
-        build([COURSE / p.name for p in args.lessons] or translated_lessons())
+        build([english_path(p) for p in args.lessons] or translated_lessons())
 
 
 if __name__ == "__main__":
