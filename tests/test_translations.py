@@ -24,7 +24,7 @@ TRANSLATED = translate.translated_lessons()   # lessons and build notebooks
 NOT_YET_TRANSLATED = set()
 
 # The same for the build track (course/build/ -> course/zh/build/).
-NOT_YET_TRANSLATED_BUILD = {"05_build_the_engine", "06_build_modules", "07_build_optimizers", "puzzles"}
+NOT_YET_TRANSLATED_BUILD = set()
 
 
 def cells(path):

@@ -24,7 +24,8 @@ Figures stay where they are: a Markdown image reference ``![alt][name]`` is tran
 and its definition line (``[name]: data:image/svg+xml;base64,...``) is copied from the English cell,
 so a translation never carries a picture's bytes. Relative links are written as in the English
 lesson (``../tensorlab/storage.py``, ``glossary.md``); the build rewrites each to reach the same file
-from course/zh/, unless course/zh/ has its own file of that name (``glossary.md``, another lesson).
+from course/zh/ (course/zh/build/ for a build notebook), or its Chinese edition when there is one
+(``glossary.md``, a translated lesson or build notebook).
 
 The stored outputs come from executing the Chinese notebook in course/zh/, where coursekit and the
 widgets speak Chinese (coursekit/language.py).
@@ -140,7 +141,7 @@ def _chinese_edition(english):
 def _relink(text, folder=COURSE):
     """Rewrite relative links written from ``folder`` (course/ or course/build/) so that they reach
     the same files -- or their Chinese editions -- from its place in course/zh/."""
-    zh_folder = chinese_path(folder / "x.ipynb").parent
+    zh_folder = ZH / folder.relative_to(COURSE)
 
     def fix(match):
         target = match.group(2)
