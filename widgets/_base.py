@@ -16,6 +16,16 @@ def error_text(error):
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
+def replace_children(box, children=()):
+    """Put ``children`` in ``box`` in place of the ones it holds, then close the old ones. In that
+    order: closing a child while its box still shows it lets JupyterLab deliver a queued layout message
+    to a view it has already disposed of (``Cannot read properties of null``) in the browser."""
+    old = box.children
+    box.children = tuple(children)
+    for child in old:
+        child.close()
+
+
 class WidgetModel:
     """Base of every widget. Subclasses implement ``summary()``, ``to_html()`` and ``_build_view()``,
     and ``_refresh_view()`` where the view has more than the drawing to update."""

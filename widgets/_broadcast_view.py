@@ -6,6 +6,7 @@ As in the StrideExplorer, the click targets are plain Buttons laid out like the 
 """
 import ipywidgets as w
 
+from ._base import replace_children
 from ._grid import format_value
 from ._i18n import tr
 from ._svg import PALETTE, error_html, escape
@@ -54,16 +55,15 @@ class BroadcastView(w.VBox):
     def _cell_buttons(self):
         """One button per element of the result; its title names the element, e.g. ``(a + b)[1, 2]``."""
         model = self.model
-        for old in self.cells.children:
-            old.close()
-        self.cells.children = ()
         if model.result is None:
             self.hint.value = ""
+            replace_children(self.cells)
             return
         shape = model.result_shape
         if model.result.numel() > MAX_BUTTONS:
             self.hint.value = ("<small>" + tr("{n} elements: use <code>select(index)</code>", n=model.result.numel())
                                + "</small>")
+            replace_children(self.cells)
             return
         self.hint.value = "<small>" + tr("click an element of {expression}:", expression=escape(model.expression())) + "</small>"
         fill_click_pad(self.cells, shape, shape[-1] if shape else 1, f"({model.expression()})",

@@ -14,6 +14,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from .module_explorer import (buffer_html, deeper_text, header_html, hook_html, member_html, partial_mark,
                               state_dict_html)
+from ._base import replace_children
 from ._i18n import tr
 from ._svg import PALETTE, error_html, escape
 
@@ -153,8 +154,6 @@ class ModuleView(w.VBox):
             row.children[1].value = f"<span style='font-family:monospace;font-size:12px'>{member_html(p)}</span>"
         hooks = [f"<span style='font-family:monospace;font-size:12px'>{hook_html(h)}</span>" for h in node["hooks"]]
         if [row.value for row in view["hooks"].children] != hooks:   # new rows only when the hooks changed
-            for row in view["hooks"].children:
-                row.close()
-            view["hooks"].children = [self._html(text) for text in hooks]
+            replace_children(view["hooks"], [self._html(text) for text in hooks])
         for child in node["children"]:
             self._fill(child)

@@ -9,6 +9,7 @@ targets (one per element, laid out like the logical grid) and the SVG is the pic
 """
 import ipywidgets as w
 
+from ._base import replace_children
 from ._grid import format_value, index_text, indices
 from ._i18n import tr
 from ._svg import PALETTE, error_html, escape, status_html
@@ -35,7 +36,7 @@ def fill_click_pad(grid, shape, cols, expression, select, cell_layout):
         button.index = index
         children.append(button)
     grid.layout.grid_template_columns = f"auto repeat({cols}, 48px)"
-    grid.children = children
+    replace_children(grid, children)
 
 
 class StrideView(w.VBox):
@@ -89,12 +90,10 @@ class StrideView(w.VBox):
     def _cell_buttons(self):
         """One button per element, labelled with its value; the title says which element it is."""
         model, t = self.model, self.model.current
-        for old in self.cells.children:
-            old.close()
         if t.numel() > 64:
             self.hint.value = "<small>" + tr("{n} elements: too many to click; use <code>select(index)</code>",
                                              n=t.numel()) + "</small>"
-            self.cells.children = ()
+            replace_children(self.cells)
             return
         self.hint.value = "<small>" + tr("click a cell:") + "</small>"
         shape = tuple(t.shape)
