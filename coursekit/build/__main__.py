@@ -11,6 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..language import tr
 from . import grade as grading
 from .skeleton import stage_source, write_stage
 from .stages import STAGES, stage_numbers
@@ -21,10 +22,11 @@ def _new(directory):
     for number in sorted(STAGES):
         path = directory / STAGES[number].filename
         if path.exists():
-            print(f"kept    {grading.shown_path(path)} (yours; delete it to start the stage again)")
+            print(tr("kept    {file} (yours; delete it to start the stage again)", file=grading.shown_path(path)))
         else:
             write_stage(directory, number)
-            print(f"wrote   {grading.shown_path(path)}  (stage {number}: {STAGES[number].title})")
+            print(tr("wrote   {file}  (stage {number}: {title})", file=grading.shown_path(path), number=number,
+                     title=grading.title(STAGES[number])))
     return 0
 
 
@@ -36,9 +38,10 @@ def _solve(which, directory):
                                                                        stage_source(number, solution=True)):
             backup = path.with_name(path.name + ".bak")
             backup.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-            print(f"kept your version as {grading.shown_path(backup)}")
+            print(tr("kept your version as {file}", file=grading.shown_path(backup)))
         write_stage(directory, number, solution=True)
-        print(f"solved  {grading.shown_path(path)}  (stage {number}: tensorlab's own code)")
+        print(tr("solved  {file}  (stage {number}: tensorlab's own code)", file=grading.shown_path(path),
+                 number=number))
     return 0
 
 
@@ -72,6 +75,12 @@ def main(argv=None):
     run.add_argument("out", type=Path)
     args = parser.parse_args(argv)
     directory = getattr(args, "dir", None) or grading.default_dir()
+    if args.command in ("grade", "solve"):
+        try:
+            stage_numbers(args.stage)
+        except ValueError:
+            parser.error(tr("no stage {which}: the stages are {stages} or all", which=repr(args.stage),
+                            stages=", ".join(map(str, sorted(STAGES)))))
     try:
         if args.command == "new":
             return _new(directory)
@@ -83,7 +92,7 @@ def main(argv=None):
         parser.error(str(error))
     if args.command == "record":
         from .cases import record
-        print(f"wrote {grading.shown_path(record())}")
+        print(tr("wrote {file}", file=grading.shown_path(record())))
         return 0
     import json
     args.out.write_text(json.dumps(grading.run_stage(args.stage, args.dir)), encoding="utf-8")

@@ -10,6 +10,7 @@ import pytest
 
 from coursekit.build import cases, place
 from coursekit.build.skeleton import regions
+from coursekit.language import tr
 
 
 def _stage():
@@ -38,9 +39,9 @@ def test_case(case, request):
     expected = case.expected(_torch())
     if not cases.agrees(got, expected):
         cases.FAILURES[request.node.nodeid] = {"case": case.id, "function": case.function,
-                                               "input": case.show(), "expected": expected, "got": got}
-        raise AssertionError(f"{case.show()}: PyTorch gives {cases.describe(expected)}, "
-                             f"yours {cases.describe(got)}")
+                                               "input": case.tell(), "expected": expected, "got": got}
+        raise AssertionError(tr("{input}: PyTorch gives {expected}, yours {got}", input=case.tell(),
+                                expected=cases.describe(expected), got=cases.describe(got)))
 
 
 def _examples(region):

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..language import tr
+
 REFERENCE = Path(__file__).with_name("reference.json")
 
 
@@ -52,21 +54,33 @@ def agrees(got, expected):
 
 
 def describe(result):
-    """An outcome in words, for the grading report."""
+    """An outcome in words, for the grading report (in the learner's language; PyTorch's error
+    message stays as it is)."""
     if "error" in result:
-        return f"raises {result['error']}: {result['message']}"
+        return tr("raises {error}: {message}", error=result["error"], message=result["message"])
     value = result["value"]
     if isinstance(value, dict) and "shape" in value:
-        return f"a tensor of shape {tuple(value['shape'])}: {value['values']}"
+        return tr("a tensor of shape {shape}: {values}", shape=tuple(value["shape"]), values=value["values"])
     if isinstance(value, dict):   # named results: out, dtype, a.grad, ...
-        return "; ".join(f"{name} = {_short(v)}" for name, v in value.items())
+        return "; ".join(f"{said(name)} = {_short(v)}" for name, v in value.items())
     return repr(tuple(value) if isinstance(value, list) else value)
 
 
 def _short(value):
     if isinstance(value, dict) and "shape" in value:
-        return f"{value['values']}" if value["shape"] else f"{value['values']} (0-dim)"
+        return f"{value['values']}" if value["shape"] else tr("{values} (0-dim)", values=value["values"])
     return repr(tuple(value) if isinstance(value, list) else value)
+
+
+def said(name):
+    """The name of a result as the report says it: code (``a.grad``, ``order``) stays code, the few
+    names that are words are said in the learner's language."""
+    words = {"same node": tr("same node"), "points at x": tr("points at x"), "edges": tr("edges"),
+             "name": tr("name"), "order": tr("order"), "after eval()": tr("after eval()"),
+             "after train()": tr("after train()"), "eval() returns the model": tr("eval() returns the model"),
+             "state_dict keys": tr("state_dict keys"), "p after step 1": tr("p after step 1"),
+             "p after step 3": tr("p after step 3"), "p keeps its memory": tr("p keeps its memory")}
+    return words.get(name, name)
 
 
 @dataclass(frozen=True)
@@ -76,7 +90,9 @@ class Case:
     args: tuple
     pytorch: object          # callable(torch, *args) -> PyTorch's answer
     call: object = None      # callable(function, *args) -> the learner's answer; default function(*args)
-    shown: str = ""          # the input in words, when the arguments alone do not say it
+    shown: str = ""          # the input in words, when the arguments alone do not say it (in English:
+                             # hints find their case by it)
+    told: object = None      # callable() -> ``shown`` in the learner's language, when it holds words
 
     @property
     def id(self):
@@ -84,6 +100,10 @@ class Case:
 
     def show(self):
         return self.shown or f"{self.function}({', '.join(map(repr, self.args))})"
+
+    def tell(self):
+        """The input as the grading report shows it: :meth:`show`, its words in the learner's language."""
+        return self.told() if self.told else self.show()
 
     def run(self, function):
         return outcome(lambda: (self.call or (lambda f, *a: f(*a)))(function, *self.args))
@@ -188,8 +208,10 @@ STAGE2 += [Case(2, "expand_strides", args, _torch_expand)
            for args in [((3, 1), (1, 1), (3, 4)), ((3,), (1,), (2, 3)), ((3,), (1,), (2, -1)),
                         ((1, 4), (4, 1), (3, 4)), ((3, 1), (1, 1), (1, 3, 4)), ((3, 4), (4, 1), (2, 5)),
                         ((2, 1), (5, 5), (2, 2, 3))]]
+UNBROADCAST = "unbroadcast(grad, {shape}) with grad = arange of shape {grad_shape}"
 STAGE2 += [Case(2, "unbroadcast", args, _torch_unbroadcast, _call_unbroadcast,
-                f"unbroadcast(grad, {args[1]!r}) with grad = arange of shape {args[0]!r}")
+                UNBROADCAST.format(shape=args[1], grad_shape=args[0]),
+                lambda args=args: tr(UNBROADCAST, shape=args[1], grad_shape=args[0]))
            for args in [((2, 3), (2, 3)), ((2, 3), (3,)), ((3, 4), (3, 1)), ((2, 3, 4), (3, 1)),
                         ((2, 3, 4), (1, 1, 4)), ((4, 2), ()), ((2, 3), (1, 3))]]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..language import tr
 from .cases import Case
 from .place import only
 
@@ -86,7 +87,14 @@ def _case(function, program):
         with only(regions(STAGE), function, fn):
             return PROGRAMS[program](tensorlab)
     return Case(STAGE, function, (program,), lambda torch, *_: PROGRAMS[program](torch), call,
-                f"{program}, x = {X.tolist()}, w = {W.tolist()}")
+                f"{program}, x = {X.tolist()}, w = {W.tolist()}",
+                lambda: f"{said(program)}, x = {X.tolist()}, w = {W.tolist()}")
+
+
+def said(program):
+    """A program as the learner reads it: the code as it is, the words in the learner's language."""
+    hooked = "a = x * 2 with a hook g -> g * 10; (a * a).sum().backward()"
+    return {hooked: tr("a = x * 2 with a hook g -> g * 10; (a * a).sum().backward()")}.get(program, program)
 
 
 STAGE5 = [_case(function, program) for function, program in [

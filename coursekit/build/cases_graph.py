@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..language import tr
 from .cases import Case
 from .place import only
 
@@ -71,13 +72,28 @@ def _names(lib):
             x.exp().grad_fn.name(), (x * 2).grad_fn.next_functions[0][0].name()]
 
 
+def said(program):
+    """A program (or a tensor of TENSORS) as the learner reads it: the code as it is, the words in the
+    learner's language."""
+    return {
+        "x * c, c not requiring grad": tr("x * c, c not requiring grad"),
+        "x * x: both edges lead to one node": tr("x * x: both edges lead to one node"),
+        "x * 2 and x.exp(): one AccumulateGrad for x": tr("x * 2 and x.exp(): one AccumulateGrad for x"),
+        "names: x * 2, x.sum(), x.split(2)[1], x.exp()": tr("names: x * 2, x.sum(), x.split(2)[1], x.exp()"),
+        "a leaf x that requires grad": tr("a leaf x that requires grad"),
+        "c, a leaf that does not require grad": tr("c, a leaf that does not require grad"),
+        "r, the second output of x.split(2)": tr("r, the second output of x.split(2)"),
+    }.get(program, program)
+
+
 def _case(function, program):
     def call(fn, *_):
         from .skeleton import regions
         import tensorlab
         with only(regions(STAGE), function, fn):
             return PROGRAMS[program](tensorlab)
-    return Case(STAGE, function, (program,), lambda torch, *_: PROGRAMS[program](torch), call, program)
+    return Case(STAGE, function, (program,), lambda torch, *_: PROGRAMS[program](torch), call, program,
+                lambda: said(program))
 
 
 # -- gradient_edge and grad_accumulator, called directly -------------------------------------------
@@ -127,9 +143,11 @@ STAGE4 = [_case(function, program) for function, program in [
     ("_connect_inputs", "x.max(0).values - x.min(0).values"), ("_connect_inputs", "x * x: both edges lead to one node"),
 ]]
 STAGE4 += [Case(STAGE, "gradient_edge", (which,), _torch_gradient_edge, _call_gradient_edge,
-                f"gradient_edge(t), t: {which}") for which in TENSORS]
+                f"gradient_edge(t), t: {which}", lambda which=which: f"gradient_edge(t), t: {said(which)}")
+           for which in TENSORS]
 STAGE4 += [Case(STAGE, "grad_accumulator", ("x",), _torch_grad_accumulator, _call_grad_accumulator,
-                "a, b = grad_accumulator(x), grad_accumulator(x) for a leaf x")]
+                "a, b = grad_accumulator(x), grad_accumulator(x) for a leaf x",
+                lambda: tr("a, b = grad_accumulator(x), grad_accumulator(x) for a leaf x"))]
 STAGE4 += [_case("grad_accumulator", "x * 2 and x.exp(): one AccumulateGrad for x"),
            _case("node_name", "names: x * 2, x.sum(), x.split(2)[1], x.exp()"),
            _case("accumulate_grad_name", "names: x * 2, x.sum(), x.split(2)[1], x.exp()")]

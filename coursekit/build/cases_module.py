@@ -7,6 +7,7 @@ keys of its state_dict, who is in training mode), so the answers are exact on ev
 """
 from __future__ import annotations
 
+from ..language import tr
 from .cases import Case
 from .place import only
 
@@ -114,7 +115,13 @@ def _case(function, program):
         import tensorlab
         with only(regions(STAGE), function, fn):
             return PROGRAMS[program](tensorlab)
-    return Case(STAGE, function, (program,), lambda torch, *_: PROGRAMS[program](torch), call, program)
+    return Case(STAGE, function, (program,), lambda torch, *_: PROGRAMS[program](torch), call, program,
+                lambda: said(program))
+
+
+def said(program):
+    """A program as the learner reads it: the code as it is, "(as above)" in the learner's language."""
+    return program.replace(" (as above)", tr(" (as above)"))
 
 
 def _programs(start):

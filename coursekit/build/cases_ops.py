@@ -13,10 +13,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..language import tr
 from .cases import Case
 from .place import only
 
 STAGE = 3
+#: How the cases are shown to the learner (in English here; :meth:`Case.tell` translates them).
+DIRECT = "(a {op} b).grad_fn(grad) called directly, a: {a}, b: {b}, grad = 1, 2, 3, ..."
+THEN_BACKWARD = "{program}, then backward with grad = 1, 2, 3, ..."
+EXPAND_BACK = ("expand_back(grad, {shape}, dims={dims}, keepdim={keepdim}) with grad = 1, 2, 3, ... "
+               "of shape {grad_shape}")
+MAT_GRAD = "mat{which}_grad for A: {a} @ B: {b}, grad = 1, 2, 3, ..."
+MAT_GRAD_COLUMN_MAJOR = "mat{which}_grad for A: {a} @ B: {b}, {operand} column-major, grad = 1, 2, 3, ..."
 
 
 def values(shape, divisor=False):
@@ -89,7 +97,7 @@ def _direct_case(function, op, shape_a, shape_b):
             return _node_called(op, shape_a, shape_b)(tensorlab)
     return Case(STAGE, function, (f"(a {op} b).grad_fn(grad), a: {shape_a}, b: {shape_b}",),
                 lambda torch, *_: _node_called(op, shape_a, shape_b)(torch), call,
-                f"(a {op} b).grad_fn(grad) called directly, a: {shape_a}, b: {shape_b}, grad = 1, 2, 3, ...")
+                DIRECT.format(op=op, a=shape_a, b=shape_b), lambda: tr(DIRECT, op=op, a=shape_a, b=shape_b))
 
 
 def _reduction(name, shape, *args, **kwargs):
@@ -113,6 +121,11 @@ def _products(shape_a, shape_b, method="matmul"):
     return program
 
 
+def _said(shown):
+    """A program as the learner reads it: its code as it is, its words in the learner's language."""
+    return {"a * b, only b requires grad": tr("a * b, only b requires grad")}.get(shown, shown)
+
+
 def _case(function, shown, program, backward=True):
     """A case of the method ``function``: ``program`` run with the learner's function in its place."""
     def call(fn, *_):
@@ -120,8 +133,11 @@ def _case(function, shown, program, backward=True):
         with only(regions(STAGE), function, fn):
             import tensorlab
             return _run(tensorlab, program)
+
+    def told():
+        return tr(THEN_BACKWARD, program=_said(shown)) if backward else _said(shown)
     return Case(STAGE, function, (shown,), lambda torch, *_: _run(torch, program), call,
-                f"{shown}, then backward with grad = 1, 2, 3, ..." if backward else shown)
+                THEN_BACKWARD.format(program=shown) if backward else shown, told)
 
 
 # -- expand_back, mat1_grad, mat2_grad: called directly ---------------------------------------------
@@ -192,9 +208,14 @@ STAGE3 = [
     _case("exp_backward", "x.exp(), x: (2, 3)", _exp((2, 3))),
     _case("exp_backward", "x.exp(), x: ()", _exp(())),
 ]
-STAGE3 += [Case(STAGE, "expand_back", args, _torch_expand_back, _call_expand_back,
-                f"expand_back(grad, {args[1]!r}, dims={args[2]!r}, keepdim={args[3]!r}) with grad = "
-                f"1, 2, 3, ... of shape {args[0]!r}")
+def _expand_back_shown(args, translated=False):
+    grad_shape, shape, dims, keepdim = args
+    fields = dict(shape=shape, dims=dims, keepdim=keepdim, grad_shape=grad_shape)
+    return tr(EXPAND_BACK, **fields) if translated else EXPAND_BACK.format(**fields)
+
+
+STAGE3 += [Case(STAGE, "expand_back", args, _torch_expand_back, _call_expand_back, _expand_back_shown(args),
+                lambda args=args: _expand_back_shown(args, translated=True))
            for args in [((2,), (2, 3), (1,), False), ((3,), (2, 3), (0,), False), ((3,), (3, 3), (1,), False),
                         ((2, 1, 4), (2, 3, 4), (1,), True), ((3,), (2, 3, 4), (0, 2), False),
                         ((), (2, 3), (0, 1), False)]]
@@ -207,10 +228,18 @@ STAGE3 += [
     _case("mean_backward", "x.mean(1), x: (2, 4)", _reduction("mean", (2, 4), 1)),
     _case("mean_backward", "x.mean(-1, keepdim=True), x: (3, 2)", _reduction("mean", (3, 2), -1, keepdim=True)),
 ]
+def _mat_grad_shown(which, shapes, column_major, translated=False):
+    fields = dict(which=which, a=shapes[0], b=shapes[1])
+    if column_major:
+        fields["operand"] = "A" if which == 1 else "B"
+        return tr(MAT_GRAD_COLUMN_MAJOR, **fields) if translated else MAT_GRAD_COLUMN_MAJOR.format(**fields)
+    return tr(MAT_GRAD, **fields) if translated else MAT_GRAD.format(**fields)
+
+
 STAGE3 += [Case(STAGE, f"mat{which}_grad", (shapes, column_major), _torch_mat_grad(which), _call_mat_grad(which),
-                f"mat{which}_grad for A: {shapes[0]} @ B: {shapes[1]}"
-                + (f", {'A' if which == 1 else 'B'} column-major" if column_major else "")
-                + ", grad = 1, 2, 3, ...")
+                _mat_grad_shown(which, shapes, column_major),
+                lambda which=which, shapes=shapes, column_major=column_major: _mat_grad_shown(
+                    which, shapes, column_major, translated=True))
            for which in (1, 2) for shapes, column_major in [(((2, 3), (3, 4)), False), (((3, 3), (3, 3)), False),
                                                           (((2, 3), (3, 4)), True)]]
 STAGE3 += [

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..language import tr
 from .cases import Case
 from .place import only
 
@@ -37,6 +38,9 @@ def trajectory(lib, name, options):
     seen["p keeps its memory"] = p.data_ptr() == where
     return seen
 
+
+#: How a case is shown to the learner (in English here; :meth:`Case.tell` translates it).
+THREE_STEPS = "{program}, p = {p}, p.grad = {first}, then {second}, then {third}"
 
 #: (function, optimizer, its options as written)
 SETTINGS = [
@@ -66,7 +70,8 @@ def _case(function, name, written):
         with only(regions(STAGE), function, fn):
             return trajectory(tensorlab, name, options(written))
     return Case(STAGE, function, (program,), lambda torch, *_: trajectory(torch, name, options(written)), call,
-                f"{program}, p = {P0}, p.grad = {GRADS[0]}, then {GRADS[1]}, then {GRADS[2]}")
+                THREE_STEPS.format(program=program, p=P0, first=GRADS[0], second=GRADS[1], third=GRADS[2]),
+                lambda: tr(THREE_STEPS, program=program, p=P0, first=GRADS[0], second=GRADS[1], third=GRADS[2]))
 
 
 STAGE7 = [_case(*setting) for setting in SETTINGS]

@@ -8,6 +8,10 @@ module that imported it by name, and its class for methods. Everything not built
 tensorlab's. Then pytest runs the stage's cases and the project's tests for that part
 (:mod:`coursekit.build.stages`), and the classic mistakes are probed (:mod:`coursekit.build.hints`).
 :func:`report` turns the result into what the learner reads; its last line is ``N/M tests pass``.
+
+The report speaks the learner's language (coursekit/language.py): the grading process is told it
+(``TENSORLAB_LANG``), since it starts at the repository root, where the language would be English.
+Its last line stays ``N/M tests pass`` in every language: scripts read it.
 """
 from __future__ import annotations
 
@@ -20,9 +24,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..language import language, tr
 from . import cases, hints, place
 from .skeleton import ROOT, regions
 from .stages import STAGES
+
+#: Mistakes' names and hints are translated where they are defined (:mod:`coursekit.build.hints`),
+#: and again when shown, in case they were defined in English.
+_translate = tr
 
 
 def default_dir():
@@ -63,12 +72,14 @@ def load_learner(stage, directory):
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     except FileNotFoundError:
-        return {n: _failing(f"{shown_path(path)} does not exist: run python -m coursekit.build new")
+        return {n: _failing(tr("{file} does not exist: run python -m coursekit.build new", file=shown_path(path)))
                 for n in names}
     except Exception as error:  # noqa: BLE001 - whatever the learner's file raises on import
-        return {n: _failing(f"{shown_path(path)} does not import: {type(error).__name__}: {error}")
+        return {n: _failing(tr("{file} does not import: {error}", file=shown_path(path),
+                               error=f"{type(error).__name__}: {error}"))
                 for n in names}
-    return {n: getattr(module, n, None) or _failing(f"{shown_path(path)} has no function {n}")
+    return {n: getattr(module, n, None) or _failing(tr("{file} has no function {name}", file=shown_path(path),
+                                                       name=n))
             for n in names}
 
 
@@ -90,7 +101,7 @@ class _Collector:
             if crash is not None:
                 message = crash.message
             elif hasattr(report, "wasxfail"):
-                message = f"the test marked itself as failing (xfail): {report.wasxfail}"
+                message = tr("the test marked itself as failing (xfail): {reason}", reason=report.wasxfail)
             else:
                 message = str(report.longrepr)
             self.first = {"test": nodeid, "message": "\n".join(message.splitlines()[:8])}
@@ -141,7 +152,8 @@ def run_stage(stage, directory):
             "skipped": outcomes.count("skipped"), "first": collector.first,
             "stubs": [r.name for r in regions(stage)
                       if f'raise NotImplementedError("stage {stage}: write {r.name}")' in source],
-            "hints": [{"name": m.name, "hint": m.hint} for m in hints.mistakes_seen(stage, functions)],
+            "hints": [{"name": _translate(m.name), "hint": _translate(m.hint)}
+                      for m in hints.mistakes_seen(stage, functions)],
             "file": shown_path(text)}
 
 
@@ -149,9 +161,10 @@ def run_stage(stage, directory):
 
 
 def grade(stage, directory=None, timeout=300):
-    """Grade one stage in a fresh process; returns its result (see :func:`run_stage`) plus ``seconds``."""
+    """Grade one stage in a fresh process; returns its result (see :func:`run_stage`) plus ``seconds``.
+    The process speaks the learner's language: this one's."""
     directory = Path(directory or default_dir()).resolve()
-    env = dict(os.environ, PYTHONHASHSEED="0", COURSEKIT_BUILD_STAGE=str(stage),
+    env = dict(os.environ, PYTHONHASHSEED="0", COURSEKIT_BUILD_STAGE=str(stage), TENSORLAB_LANG=language(),
                PYTHONPATH=os.pathsep.join([str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(
                    os.pathsep) if p]))
     with tempfile.TemporaryDirectory() as tmp:
@@ -161,7 +174,8 @@ def grade(stage, directory=None, timeout=300):
                                str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
         seconds = time.perf_counter() - start
         if not out.exists():
-            raise RuntimeError(f"grading stage {stage} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+            raise RuntimeError(tr("grading stage {stage} failed:", stage=stage)
+                               + f"\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
         result = json.loads(out.read_text(encoding="utf-8"))
     result["seconds"] = seconds
     return result
@@ -171,27 +185,46 @@ def _indent(text, by="    "):
     return "\n".join(by + line for line in str(text).splitlines())
 
 
+def title(stage):
+    """A stage's title in the learner's language (stages.py holds them in English)."""
+    return {
+        "strides and views": tr("strides and views"),
+        "broadcasting and summing a gradient back": tr("broadcasting and summing a gradient back"),
+        "ops as Functions: forward and backward formulas": tr("ops as Functions: forward and backward formulas"),
+        "the graph: nodes, edges and AccumulateGrad": tr("the graph: nodes, edges and AccumulateGrad"),
+        "the engine: dependencies, the ready queue, accumulation, freeing":
+            tr("the engine: dependencies, the ready queue, accumulation, freeing"),
+        "Module: registration, named parameters, state_dict, train/eval":
+            tr("Module: registration, named parameters, state_dict, train/eval"),
+        "optimizers: SGD with momentum, Adam with bias correction":
+            tr("optimizers: SGD with momentum, Adam with bias correction"),
+    }.get(stage.title, stage.title)
+
+
 def report(result):
-    """What the learner reads: the first failing case (input, PyTorch's answer, theirs), the hints
-    for the mistakes it looks like, and the count -- the last line is ``N/M tests pass``."""
+    """What the learner reads, in their language: the first failing case (input, PyTorch's answer,
+    theirs), the hints for the mistakes it looks like, and the count -- the last line is
+    ``N/M tests pass``, in English in every language (scripts read it)."""
     stage = STAGES[result["stage"]]
-    lines = [f"Stage {stage.number}: {stage.title} -- your file: {result['file']}"]
+    lines = [tr("Stage {number}: {title} -- your file: {file}", number=stage.number, title=title(stage),
+                file=result["file"])]
     if result["stubs"]:
-        lines.append(f"  still to write: {', '.join(result['stubs'])}")
+        lines.append("  " + tr("still to write: {names}", names=", ".join(result["stubs"])))
     first = result["first"]
     if first and "input" in first:
-        lines += ["  first failing case:", f"    input:         {first['input']}",
-                  f"    PyTorch gives: {cases.describe(first['expected'])}",
-                  f"    yours:         {cases.describe(first['got'])}"]
+        lines += ["  " + tr("first failing case:"),
+                  "    " + tr("input:         {input}", input=first["input"]),
+                  "    " + tr("PyTorch gives: {answer}", answer=cases.describe(first["expected"])),
+                  "    " + tr("yours:         {answer}", answer=cases.describe(first["got"]))]
     elif first:
-        lines += [f"  first failing test: {first['test']}", _indent(first["message"], "    ")]
+        lines += ["  " + tr("first failing test: {test}", test=first["test"]), _indent(first["message"], "    ")]
     for found in result["hints"]:
-        lines.append(f"  hint ({found['name']}): {found['hint']}")
+        lines.append("  " + tr("hint ({name}): {hint}", name=_translate(found["name"]), hint=_translate(found["hint"])))
     if first and not result["hints"] and not result["stubs"]:
-        lines.append("  no classic mistake recognised: work the failing input through your code by hand.")
+        lines.append("  " + tr("no classic mistake recognised: work the failing input through your code by hand."))
     if not first and result["total"]:
-        lines.append("  every test passes: tensorlab now runs on your code for this stage.")
+        lines.append("  " + tr("every test passes: tensorlab now runs on your code for this stage."))
     if result["skipped"]:
-        lines.append(f"  {result['skipped']} tests skipped (they need PyTorch, which is not installed)")
+        lines.append("  " + tr("{n} tests skipped (they need PyTorch, which is not installed)", n=result["skipped"]))
     lines.append(f"{result['passed']}/{result['total']} tests pass")
     return "\n".join(lines)

@@ -6,6 +6,11 @@ matches only the wrong answer it names, so a hint never accuses correct code; gr
 hints of every mistake that matches. tests/test_build_track.py writes each mistake into the reference
 solution and checks that grading names it.
 
+A mistake's name and hint are written with tr() where they are defined: at import, in the language of
+the grading process (:func:`coursekit.build.grade.grade` passes the learner's on to it); imported in
+English, they are the keys of the Chinese catalog (coursekit/_zh_lessons/lesson_build.py) and the
+report translates them when it shows them.
+
     >>> [m.name for m in MISTAKES[1]][:2]
     ['column-major strides', 'size-0 dims']
 """
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..language import tr
 from .cases import _call_unbroadcast, outcome, plain
 
 
@@ -42,59 +48,59 @@ def _unbroadcast_gives(shape, values):
 
 MISTAKES = {
     1: [
-        Mistake("column-major strides", "contiguous_strides", ((2, 3, 4),), (1, 2, 6),
-                "The strides come out in column-major (Fortran) order. In PyTorch the LAST dim moves "
-                "fastest: its stride is 1, and each stride to its left is the product of the sizes to "
-                "its right -- walk the shape from the right."),
-        Mistake("size-0 dims", "contiguous_strides", ((2, 0, 3),), (0, 3, 1),
-                "A size-0 dim made the strides to its left 0. PyTorch counts a size-0 dim as size 1 "
-                "when it multiplies the strides (max(size, 1)), so (2, 0, 3) has strides (3, 3, 1)."),
-        Mistake("strides of size-1 dims", "is_contiguous", ((2, 1), (1, 7)), False,
-                "A dim of size 1 is never stepped along, so its stride can be anything: PyTorch skips "
-                "size-1 dims when it checks contiguity ((2, 1) with strides (1, 7) is contiguous)."),
-        Mistake("offset forgotten", "memory_position", ((1, 2), (3, 1), 4), 5,
-                "The storage offset is missing: a view that starts at position 4 puts element (1, 2) at "
-                "4 + 1*3 + 2*1 = 9."),
-        Mistake("span one short", "storage_span", ((2, 3), (3, 1), 0), 5,
-                "The span is one short: the last element sits at offset + sum((n - 1) * stride), and "
-                "the storage must hold it, so the span is that position + 1."),
-        Mistake("view only of contiguous tensors", "view_strides", ((2, 4), (8, 1), (2, 2, 2)), None,
-                "view() refused a tensor that is not contiguous as a whole but is contiguous inside each "
-                "row (strides (8, 1)): PyTorch cuts the old dims into chunks of mutually contiguous dims "
-                "and only needs each new dim group to fall inside one chunk."),
-        Mistake("view ignores strides", "view_strides", ((3, 2), (1, 3), (6,)), (1,),
-                "A transposed matrix was flattened as a view: its rows are not evenly spaced in memory, "
-                "so no single stride can walk them in order -- PyTorch says a view is impossible (None "
-                "here; reshape then copies)."),
+        Mistake(tr("column-major strides"), "contiguous_strides", ((2, 3, 4),), (1, 2, 6),
+                tr("The strides come out in column-major (Fortran) order. In PyTorch the LAST dim moves "
+                   "fastest: its stride is 1, and each stride to its left is the product of the sizes to "
+                   "its right -- walk the shape from the right.")),
+        Mistake(tr("size-0 dims"), "contiguous_strides", ((2, 0, 3),), (0, 3, 1),
+                tr("A size-0 dim made the strides to its left 0. PyTorch counts a size-0 dim as size 1 "
+                   "when it multiplies the strides (max(size, 1)), so (2, 0, 3) has strides (3, 3, 1).")),
+        Mistake(tr("strides of size-1 dims"), "is_contiguous", ((2, 1), (1, 7)), False,
+                tr("A dim of size 1 is never stepped along, so its stride can be anything: PyTorch skips "
+                   "size-1 dims when it checks contiguity ((2, 1) with strides (1, 7) is contiguous).")),
+        Mistake(tr("offset forgotten"), "memory_position", ((1, 2), (3, 1), 4), 5,
+                tr("The storage offset is missing: a view that starts at position 4 puts element (1, 2) at "
+                   "4 + 1*3 + 2*1 = 9.")),
+        Mistake(tr("span one short"), "storage_span", ((2, 3), (3, 1), 0), 5,
+                tr("The span is one short: the last element sits at offset + sum((n - 1) * stride), and "
+                   "the storage must hold it, so the span is that position + 1.")),
+        Mistake(tr("view only of contiguous tensors"), "view_strides", ((2, 4), (8, 1), (2, 2, 2)), None,
+                tr("view() refused a tensor that is not contiguous as a whole but is contiguous inside each "
+                   "row (strides (8, 1)): PyTorch cuts the old dims into chunks of mutually contiguous dims "
+                   "and only needs each new dim group to fall inside one chunk.")),
+        Mistake(tr("view ignores strides"), "view_strides", ((3, 2), (1, 3), (6,)), (1,),
+                tr("A transposed matrix was flattened as a view: its rows are not evenly spaced in memory, "
+                   "so no single stride can walk them in order -- PyTorch says a view is impossible (None "
+                   "here; reshape then copies).")),
     ],
     2: [
-        Mistake("aligned from the left", "broadcast_shapes", ((5, 1), (5,)), (5, 1),
-                "The shapes were lined up from the left. Broadcasting aligns them on the RIGHT: (5,) "
-                "meets the last dim of (5, 1), so the result is (5, 5)."),
-        Mistake("sizes not checked", "broadcast_shapes", ((3,), (4,)), (4,),
-                "Sizes 3 and 4 were combined by taking the larger one. Two sizes broadcast only when "
-                "they are equal or one of them is 1; otherwise PyTorch raises RuntimeError ('The size "
-                "of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0')."),
-        Mistake("stretched dim keeps its stride", "expand_strides", ((3, 1), (1, 1), (3, 4)),
+        Mistake(tr("aligned from the left"), "broadcast_shapes", ((5, 1), (5,)), (5, 1),
+                tr("The shapes were lined up from the left. Broadcasting aligns them on the RIGHT: (5,) "
+                   "meets the last dim of (5, 1), so the result is (5, 5).")),
+        Mistake(tr("sizes not checked"), "broadcast_shapes", ((3,), (4,)), (4,),
+                tr("Sizes 3 and 4 were combined by taking the larger one. Two sizes broadcast only when "
+                   "they are equal or one of them is 1; otherwise PyTorch raises RuntimeError ('The size "
+                   "of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0').")),
+        Mistake(tr("stretched dim keeps its stride"), "expand_strides", ((3, 1), (1, 1), (3, 4)),
                 ((3, 4), (1, 1)),
-                "A stretched size-1 dim kept its old stride, so the view walks off into other memory. "
-                "expand() repeats the one element by giving that dim stride 0."),
-        Mistake("new leading dims not stride 0", "expand_strides", ((3,), (1,), (2, 3)), ((2, 3), (3, 1)),
-                "The new leading dim got a contiguous stride, as if the tensor were copied. A new dim "
-                "that expand() adds reads the same memory again: stride 0."),
-        Mistake("broadcast dims not summed", "unbroadcast", ((3, 4), (3, 1)),
+                tr("A stretched size-1 dim kept its old stride, so the view walks off into other memory. "
+                   "expand() repeats the one element by giving that dim stride 0.")),
+        Mistake(tr("new leading dims not stride 0"), "expand_strides", ((3,), (1,), (2, 3)), ((2, 3), (3, 1)),
+                tr("The new leading dim got a contiguous stride, as if the tensor were copied. A new dim "
+                   "that expand() adds reads the same memory again: stride 0.")),
+        Mistake(tr("broadcast dims not summed"), "unbroadcast", ((3, 4), (3, 1)),
                 _unbroadcast_gives((3, 4), [[0., 1., 2., 3.], [4., 5., 6., 7.], [8., 9., 10., 11.]]),
-                "The gradient still has the broadcast shape (3, 4). An input of shape (3, 1) was used "
-                "4 times along dim 1, so its gradient is the SUM over that dim, kept as size 1: "
-                "grad.sum(1, keepdim=True).", _call_unbroadcast),
-        Mistake("leading dims not summed", "unbroadcast", ((2, 3), (3,)),
+                tr("The gradient still has the broadcast shape (3, 4). An input of shape (3, 1) was used "
+                   "4 times along dim 1, so its gradient is the SUM over that dim, kept as size 1: "
+                   "grad.sum(1, keepdim=True)."), _call_unbroadcast),
+        Mistake(tr("leading dims not summed"), "unbroadcast", ((2, 3), (3,)),
                 _unbroadcast_gives((2, 3), [[0., 1., 2.], [3., 4., 5.]]),
-                "The gradient kept the leading dim that broadcasting added. A (3,) input added to a "
-                "(2, 3) one is used once per row: sum the gradient over the new leading dims.",
+                tr("The gradient kept the leading dim that broadcasting added. A (3,) input added to a "
+                   "(2, 3) one is used once per row: sum the gradient over the new leading dims."),
                 _call_unbroadcast),
-        Mistake("mean instead of sum", "unbroadcast", ((2, 3), (3,)), _unbroadcast_gives((3,), [1.5, 2.5, 3.5]),
-                "The gradient was averaged over the broadcast dims. Each use of a broadcast input adds "
-                "its own contribution, so the gradients add up: sum, not mean.", _call_unbroadcast),
+        Mistake(tr("mean instead of sum"), "unbroadcast", ((2, 3), (3,)), _unbroadcast_gives((3,), [1.5, 2.5, 3.5]),
+                tr("The gradient was averaged over the broadcast dims. Each use of a broadcast input adds "
+                   "its own contribution, so the gradients add up: sum, not mean."), _call_unbroadcast),
     ],
 }
 

@@ -2,6 +2,7 @@
 (:mod:`coursekit.build.cases_engine`), against PyTorch's recorded answer."""
 from __future__ import annotations
 
+from ..language import tr
 from .cases import _recorded
 
 
@@ -41,23 +42,23 @@ def second_backward_allowed(which, got):
 
 #: (name, function, the case's input as shown, how it shows, hint)
 MISTAKES5 = [
-    ("a node queued before all its gradients arrived", "backward_deliver", "a = x * 2; (a.exp()",
+    (tr("a node queued before all its gradients arrived"), "backward_deliver", "a = x * 2; (a.exp()",
      ran_a_node_twice,
-     "A node ran more than once: it was queued when its FIRST gradient arrived. a = x * 2 feeds three "
-     "ops, so MulBackward0 must wait until all three have sent theirs -- count self.dependencies[receiver] "
-     "down on every edge and push the receiver only when it reaches 0."),
-    ("incoming gradients not added up", "backward_deliver", "a = x * 2; (a.exp()", lost_a_gradient,
-     "The nodes ran in the right order but x's gradient is wrong: when a second gradient arrives for the "
-     "same slot of a buffer it must be ADDED to the first (_add_gradients), not put in its place -- a "
-     "value used by several ops receives the sum of their gradients."),
-    ("edges counted once per node", "_count_dependencies", "(w * x + x).sum()", ran_too_early,
-     "x's gradient is wrong: x's AccumulateGrad ran after the first of its two gradients arrived (from "
-     "the +), and the one from w * x came too late. Count EDGES into each node (x's accumulator has two), "
-     "not nodes: add 1 for every edge, also into a node you have seen before; walk on from a node only "
-     "the first time you see it."),
-    ("saved tensors kept without retain_graph", "backward_process", "y = x.exp().sum(); y.backward(); y",
+     tr("A node ran more than once: it was queued when its FIRST gradient arrived. a = x * 2 feeds three "
+        "ops, so MulBackward0 must wait until all three have sent theirs -- count self.dependencies[receiver] "
+        "down on every edge and push the receiver only when it reaches 0.")),
+    (tr("incoming gradients not added up"), "backward_deliver", "a = x * 2; (a.exp()", lost_a_gradient,
+     tr("The nodes ran in the right order but x's gradient is wrong: when a second gradient arrives for the "
+        "same slot of a buffer it must be ADDED to the first (_add_gradients), not put in its place -- a "
+        "value used by several ops receives the sum of their gradients.")),
+    (tr("edges counted once per node"), "_count_dependencies", "(w * x + x).sum()", ran_too_early,
+     tr("x's gradient is wrong: x's AccumulateGrad ran after the first of its two gradients arrived (from "
+        "the +), and the one from w * x came too late. Count EDGES into each node (x's accumulator has two), "
+        "not nodes: add 1 for every edge, also into a node you have seen before; walk on from a node only "
+        "the first time you see it.")),
+    (tr("saved tensors kept without retain_graph"), "backward_process", "y = x.exp().sum(); y.backward(); y",
      second_backward_allowed,
-     "A second backward through the same graph worked. PyTorch frees each node's saved tensors right "
-     "after the node runs (so memory comes back during backward), unless retain_graph=True: call "
-     "_release(node, self.observed) after _evaluate when not self.retain_graph."),
+     tr("A second backward through the same graph worked. PyTorch frees each node's saved tensors right "
+        "after the node runs (so memory comes back during backward), unless retain_graph=True: call "
+        "_release(node, self.observed) after _evaluate when not self.retain_graph.")),
 ]

@@ -10,6 +10,7 @@ import itertools
 
 import numpy as np
 
+from ..language import tr
 from .cases import _recorded
 from .cases_ops import values
 
@@ -92,34 +93,36 @@ def wrong_transpose(which_input):
 
 #: (name, function, the case's input as shown, how it shows, hint)
 MISTAKES3 = [
-    ("gradient not summed back to the input's shape", "mul_backward", "(a * b).grad_fn(grad) called directly, "
+    (tr("gradient not summed back to the input's shape"), "mul_backward", "(a * b).grad_fn(grad) called directly, "
      "a: (2, 3), b: (3,)", shaped("b.grad", [2, 3]),
-     "b has shape (3,) but was used once per row of the (2, 3) product, and your gradient for it kept "
-     "the product's shape. A backward returns each gradient in its input's shape: sum it back over the "
-     "broadcast dims with unbroadcast(..., ctx.shapes[1]). (The engine would repair it for .backward() "
-     "-- PyTorch's does too -- but not for anyone who calls the node directly.)"),
-    ("the sign of a / b's gradient for b", "div_backward", "a / b, a: (2, 3), b: (2, 3)",
+     tr("b has shape (3,) but was used once per row of the (2, 3) product, and your gradient for it kept "
+        "the product's shape. A backward returns each gradient in its input's shape: sum it back over the "
+        "broadcast dims with unbroadcast(..., ctx.shapes[1]). (The engine would repair it for .backward() "
+        "-- PyTorch's does too -- but not for anyone who calls the node directly.)")),
+    (tr("the sign of a / b's gradient for b"), "div_backward", "a / b, a: (2, 3), b: (2, 3)",
      grads_scaled(**{"b.grad": -1}),
-     "b's gradient has the wrong sign. a / b falls as b grows (for positive a): d(a/b)/db = -a / b^2."),
-    ("mean without the divide", "mean_backward", "x.mean(1), x: (2, 4)", grads_scaled(**{"x.grad": 4}),
-     "The gradient is 4 times too big -- it is the gradient of a sum. Each of the 4 elements averaged "
-     "counts 1/4 in the mean: divide by ctx.count."),
-    ("one gradient instead of one per argument", "sum_backward", "x.sum(1), x: (2, 3)",
+     tr("b's gradient has the wrong sign. a / b falls as b grows (for positive a): d(a/b)/db = -a / b^2.")),
+    (tr("mean without the divide"), "mean_backward", "x.mean(1), x: (2, 4)", grads_scaled(**{"x.grad": 4}),
+     tr("The gradient is 4 times too big -- it is the gradient of a sum. Each of the 4 elements averaged "
+        "counts 1/4 in the mean: divide by ctx.count.")),
+    (tr("one gradient instead of one per argument"), "sum_backward", "x.sum(1), x: (2, 3)",
      raised("incorrect number of gradients"),
-     "Backward must return one gradient per argument of forward -- x, dim, keepdim, dtype -- with None "
-     "for those that are not tensors: return (grad_x, None, None, None)."),
-    ("the reduced dim not put back", "expand_back", "expand_back(grad, (3, 3), dims=(1,)",
+     tr("Backward must return one gradient per argument of forward -- x, dim, keepdim, dtype -- with None "
+        "for those that are not tensors: return (grad_x, None, None, None).")),
+    (tr("the reduced dim not put back"), "expand_back", "expand_back(grad, (3, 3), dims=(1,)",
      transposed_result,
-     "The gradient came out transposed: a gradient of shape (3,) for a sum over dim 1 was expanded "
-     "as a row. Put the reduced dim back first (unsqueeze(1): shape (3, 1)) so that each row gets its "
-     "own value, then expand."),
-    ("exp of the saved output", "exp_backward", "x.exp(), x: (2, 3)", exp_of_output,
-     "exp's forward saved its OUTPUT e^x, not its input: multiply grad by the saved tensor itself "
-     "(calling .exp() on it computes e^(e^x))."),
-    ("wrong transpose in A's gradient", "mat1_grad", "mat1_grad for A: (3, 3) @ B: (3, 3), grad", wrong_transpose(1),
-     "For C = A @ B, dL/dA = dL/dC @ B^T: the incoming gradient on the left, B transposed on the right "
-     "-- the only order whose shapes give A's (n, m) from (n, p) and (m, p)."),
-    ("wrong transpose in B's gradient", "mat2_grad", "mat2_grad for A: (3, 3) @ B: (3, 3), grad", wrong_transpose(2),
-     "For C = A @ B, dL/dB = A^T @ dL/dC: A transposed on the left, the incoming gradient on the right "
-     "-- check the shapes: (m, n) @ (n, p) gives B's (m, p)."),
+     tr("The gradient came out transposed: a gradient of shape (3,) for a sum over dim 1 was expanded "
+        "as a row. Put the reduced dim back first (unsqueeze(1): shape (3, 1)) so that each row gets its "
+        "own value, then expand.")),
+    (tr("exp of the saved output"), "exp_backward", "x.exp(), x: (2, 3)", exp_of_output,
+     tr("exp's forward saved its OUTPUT e^x, not its input: multiply grad by the saved tensor itself "
+        "(calling .exp() on it computes e^(e^x)).")),
+    (tr("wrong transpose in A's gradient"), "mat1_grad", "mat1_grad for A: (3, 3) @ B: (3, 3), grad",
+     wrong_transpose(1),
+     tr("For C = A @ B, dL/dA = dL/dC @ B^T: the incoming gradient on the left, B transposed on the right "
+        "-- the only order whose shapes give A's (n, m) from (n, p) and (m, p).")),
+    (tr("wrong transpose in B's gradient"), "mat2_grad", "mat2_grad for A: (3, 3) @ B: (3, 3), grad",
+     wrong_transpose(2),
+     tr("For C = A @ B, dL/dB = A^T @ dL/dC: A transposed on the left, the incoming gradient on the right "
+        "-- check the shapes: (m, n) @ (n, p) gives B's (m, p).")),
 ]

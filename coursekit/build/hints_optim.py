@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..language import tr
 from .cases_optim import GRADS, P0
 
 
@@ -59,24 +60,24 @@ def not_in_place(which, got):
 
 #: (name, function, the case's input as shown, how it shows, hint)
 MISTAKES7 = [
-    ("Adam's bias correction off by one step", "adam_update", "Adam([p], lr=0.1),", adam_correction_off,
-     "Adam's first step should move every entry by about lr: at t = 1, m_hat = g and v_hat = g^2. Count "
-     "the step BEFORE the bias corrections (state['step'].add_(1), then t = state['step'].item()), so "
-     "that the first step uses 1 - beta1 ** 1 and 1 - beta2 ** 1 -- not t = 0 (a division by zero), "
-     "not t + 1, and not no correction at all."),
-    ("momentum buffer started at zero", "sgd_update", "SGD([p], lr=0.1, momentum=0.9, dampening=0.5)",
+    (tr("Adam's bias correction off by one step"), "adam_update", "Adam([p], lr=0.1),", adam_correction_off,
+     tr("Adam's first step should move every entry by about lr: at t = 1, m_hat = g and v_hat = g^2. Count "
+        "the step BEFORE the bias corrections (state['step'].add_(1), then t = state['step'].item()), so "
+        "that the first step uses 1 - beta1 ** 1 and 1 - beta2 ** 1 -- not t = 0 (a division by zero), "
+        "not t + 1, and not no correction at all.")),
+    (tr("momentum buffer started at zero"), "sgd_update", "SGD([p], lr=0.1, momentum=0.9, dampening=0.5)",
      buffer_started_at_zero,
-     "The first step was (1 - dampening) times too short: PyTorch starts the momentum buffer as a COPY "
-     "OF THE FIRST GRADIENT (grad.detach().clone()), not as zeros; dampening applies from the second "
-     "step on."),
-    ("weight decay added after momentum", "sgd_update", "SGD([p], lr=0.1, momentum=0.9, weight_decay=0.1)",
+     tr("The first step was (1 - dampening) times too short: PyTorch starts the momentum buffer as a COPY "
+        "OF THE FIRST GRADIENT (grad.detach().clone()), not as zeros; dampening applies from the second "
+        "step on.")),
+    (tr("weight decay added after momentum"), "sgd_update", "SGD([p], lr=0.1, momentum=0.9, weight_decay=0.1)",
      decay_after_momentum,
-     "weight_decay * p was added to the step after the momentum buffer, so the buffer never saw it. "
-     "Fold the decay into the gradient FIRST (grad = grad.add(p, alpha=weight_decay)): the buffer "
-     "then averages the decayed gradients."),
-    ("parameter not updated in place", "sgd_update", "SGD([p], lr=0.1),", not_in_place,
-     "The parameter the optimizer holds did not change in place: p = p - lr * g only binds a new tensor "
-     "to a local name (the model still has the old one), and p.data = ... gives it new memory. Update "
-     "the tensor itself, in place -- p.add_(direction, alpha=-lr) -- as step() runs it under no_grad "
-     "(an in-place op on a leaf that requires grad is allowed only there)."),
+     tr("weight_decay * p was added to the step after the momentum buffer, so the buffer never saw it. "
+        "Fold the decay into the gradient FIRST (grad = grad.add(p, alpha=weight_decay)): the buffer "
+        "then averages the decayed gradients.")),
+    (tr("parameter not updated in place"), "sgd_update", "SGD([p], lr=0.1),", not_in_place,
+     tr("The parameter the optimizer holds did not change in place: p = p - lr * g only binds a new tensor "
+        "to a local name (the model still has the old one), and p.data = ... gives it new memory. Update "
+        "the tensor itself, in place -- p.add_(direction, alpha=-lr) -- as step() runs it under no_grad "
+        "(an in-place op on a leaf that requires grad is allowed only there).")),
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from ..language import tr
 from .grade import default_dir, grade, report, shown_path
 from .skeleton import write_stage
 from .stages import STAGES, stage_numbers
@@ -21,22 +22,23 @@ def my_file(stage, directory=None):
     path = directory / STAGES[stage].filename
     if not path.exists():
         write_stage(directory, stage)
-    print(f"Your file for stage {stage}: {shown_path(path)}\n"
-          f"Open it in JupyterLab (File > Open from Path...) or in your editor, write the functions, "
-          f"save, and run %grade {stage}.")
+    print(tr("Your file for stage {stage}: {file}", stage=stage, file=shown_path(path)) + "\n"
+          + tr("Open it in JupyterLab (File > Open from Path...) or in your editor, write the functions, "
+               "save, and run %grade {stage}.", stage=stage))
     return path
 
 
 def grade_magic(line):
     """%grade STAGE [DIR]: grade a stage (or all) of the build track and show the first failing case."""
     words = shlex.split(line)
+    stages = ", ".join(map(str, sorted(STAGES)))
     if not words:
-        print(f"usage: %grade STAGE [DIR] -- STAGE is {', '.join(map(str, sorted(STAGES)))} or all")
+        print(tr("usage: %grade STAGE [DIR] -- STAGE is {stages} or all", stages=stages))
         return
     try:
         numbers = stage_numbers(words[0])
-    except ValueError as error:
-        print(error)
+    except ValueError:
+        print(tr("no stage {which}: the stages are {stages} or all", which=repr(words[0]), stages=stages))
         return
     directory = words[1] if len(words) > 1 else None
     passed = total = 0
