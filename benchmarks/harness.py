@@ -12,6 +12,12 @@ same run, interleaved (each round calls every implementation once, in a rotating
 machine that gets busier half-way through slows all of them alike. It reports medians and the
 ratios tensorlab/torch and tensorlab/numpy: ratios travel between machines, absolute times do not.
 
+A module that compares tensorlab with the other Python autograd libraries (``PEERS``) names its
+cases ``PEER_CASES`` and ``PEER_MEMORY_CASES`` instead, with a key per library; they go into a
+table of ratios to PyTorch, one column per library. ``CLOCK = "cpu"`` in a module times its cases
+in CPU time (the process's and its finished children's) rather than wall-clock time: on a machine
+shared with other work, CPU time does not count the moments the process waited for a core.
+
 Nothing here asserts a timing. ``python -m benchmarks --help`` lists the options.
 """
 from __future__ import annotations
@@ -26,10 +32,17 @@ import statistics
 import sys
 import time
 import types
+
+try:
+    import resource  # the CPU time of finished child processes (POSIX)
+except ImportError:
+    resource = None
 from dataclasses import dataclass, field
 from pathlib import Path
 
 IMPLEMENTATIONS = ("tensorlab", "torch", "numpy")
+PEERS = ("autograd", "mygrad", "micrograd")  # HIPS autograd, MyGrad, micrograd: PEER_* cases only
+PEER_TITLES = {"autograd": "HIPS autograd", "mygrad": "MyGrad", "micrograd": "micrograd"}
 HERE = Path(__file__).resolve().parent
 
 
@@ -39,6 +52,7 @@ class Case:
     module: str
     name: str
     impls: dict
+    clock: str = "wall"  # or "cpu": see cpu_time
 
     @property
     def label(self):
@@ -72,19 +86,27 @@ def discover(package="benchmarks", directory=HERE):
     return modules
 
 
+def _implementations(attribute):
+    """The implementations a case of ``attribute`` may name: the peers only in PEER_* lists."""
+    return IMPLEMENTATIONS + PEERS if attribute.startswith("PEER_") else IMPLEMENTATIONS
+
+
 def _cases(module, attribute):
     short = module.__name__.rsplit(".", 1)[-1].removeprefix("bench_")
+    known = _implementations(attribute)
+    clock = getattr(module, "CLOCK", "wall")
     out = []
     for name, impls in getattr(module, attribute, []):
-        unknown = set(impls) - set(IMPLEMENTATIONS)
+        unknown = set(impls) - set(known)
         if unknown:
             raise ValueError(f"{module.__name__}: case {name!r} has unknown implementations {sorted(unknown)}")
-        out.append(Case(short, name, {k: impls.get(k) for k in IMPLEMENTATIONS}))
+        out.append(Case(short, name, {k: impls.get(k) for k in known}, clock))
     return out
 
 
 def collect(modules, pattern=None, attribute="CASES"):
-    """All cases of ``attribute`` (CASES or MEMORY_CASES) whose label matches ``pattern``
+    """All cases of ``attribute`` (CASES, MEMORY_CASES, PEER_CASES or PEER_MEMORY_CASES) whose label
+    matches ``pattern``
     (a regular expression, searched case-insensitively; None selects everything)."""
     regex = re.compile(pattern, re.IGNORECASE) if pattern else None
     cases = [c for m in modules for c in _cases(m, attribute)]
@@ -92,6 +114,17 @@ def collect(modules, pattern=None, attribute="CASES"):
 
 
 # --------------------------------------------------------------------------- timing
+def cpu_time():
+    """Seconds of CPU this process has used, plus those of its children that have finished (a case
+    that starts a fresh interpreter counts that interpreter's work). With one thread per library,
+    this is the work done, whatever else the machine's cores were busy with meanwhile."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN) if resource is not None else None
+    return time.process_time() + (children.ru_utime + children.ru_stime if children else 0.0)
+
+
+CLOCKS = {"wall": time.perf_counter, "cpu": cpu_time}
+
+
 def calls_per_sample(fn, min_time):
     """How many back-to-back calls make one sample last at least ``min_time`` seconds, so that
     timer resolution and loop overhead stay small next to what is measured."""
@@ -108,8 +141,10 @@ def calls_per_sample(fn, min_time):
 
 
 def time_case(case, repeats=15, min_time=0.01, warmup=2):
-    """Median seconds per call for each implementation of ``case``, measured interleaved."""
-    result = Result(case, {k: None for k in IMPLEMENTATIONS})
+    """Median seconds per call for each implementation of ``case``, measured interleaved, on the
+    case's clock (wall-clock time, or CPU time for a module that says ``CLOCK = "cpu"``)."""
+    clock = CLOCKS[case.clock]
+    result = Result(case, {k: None for k in case.impls})
     fns = {}
     for impl, fn in case.impls.items():
         if fn is None:
@@ -134,10 +169,10 @@ def time_case(case, repeats=15, min_time=0.01, warmup=2):
             rotated = order[round_ % len(order):] + order[:round_ % len(order)]
             for impl in rotated:
                 fn, number = fns[impl], numbers[impl]
-                start = time.perf_counter()
+                start = clock()
                 for _ in range(number):
                     fn()
-                result.samples[impl].append((time.perf_counter() - start) / number)
+                result.samples[impl].append((clock() - start) / number)
             if gc_was_enabled:
                 gc.enable()
     finally:
@@ -150,7 +185,7 @@ def time_case(case, repeats=15, min_time=0.01, warmup=2):
 
 def measure_memory(case):
     """Peak bytes reported by each implementation's memory function (median of three calls)."""
-    result = Result(case, {k: None for k in IMPLEMENTATIONS})
+    result = Result(case, {k: None for k in case.impls})
     for impl, fn in case.impls.items():
         if fn is None:
             continue
@@ -213,6 +248,37 @@ def table(results, fmt=format_time):
     notes = [f"- {r.case.label} [{impl}] raised {text}" for r in results for impl, text in r.errors.items()]
     if notes:
         lines += ["", "Implementations that raised (not timed):", *notes]
+    return "\n".join(lines)
+
+
+def peer_table(results, fmt=format_time):
+    """A Markdown table for PEER_* cases: PyTorch's median, then every other library's as a ratio to
+    it (``1.50x`` = 1.5 times PyTorch's time or memory). A library that is missing or cannot run the
+    case shows a dash; one whose answer differed from PyTorch's, or that raised, shows "failed"
+    and a note under the table. A case without a PyTorch number shows medians instead of ratios."""
+    others = ("tensorlab", *PEERS, "numpy")
+    titles = {"tensorlab": "tensorlab", "numpy": "NumPy", **PEER_TITLES}
+    header = ["case", "PyTorch", *(titles[k] for k in others)]
+    rows = []
+    for r in results:
+        base = r.values.get("torch")
+        cells = []
+        for impl in others:
+            value = r.values.get(impl)
+            if impl in r.errors:
+                cells.append("failed")
+            elif base is None:
+                cells.append(fmt(value))
+            else:
+                cells.append(format_ratio(value, base))
+        rows.append([r.case.label, "failed" if "torch" in r.errors else fmt(base), *cells])
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |",
+             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
+    notes = [f"- {r.case.label} [{impl}] {text}" for r in results for impl, text in r.errors.items()]
+    if notes:
+        lines += ["", "Failed (not timed):", *notes]
     return "\n".join(lines)
 
 
@@ -287,21 +353,44 @@ def machine_description(load_before=None):
 
 
 def skipped_modules(modules):
-    """``(module, reason)`` for each benchmark module that says it cannot run here (``SKIPPED``)."""
-    return [(m.__name__.rsplit(".", 1)[-1].removeprefix("bench_"), m.SKIPPED) for m in modules
-            if getattr(m, "SKIPPED", None)]
+    """``(module, reason)`` for each benchmark module that says it cannot run here (``SKIPPED``), and
+    ``(module [library], reason)`` for each library a module says is missing (``MISSING``, a dict)."""
+    out = []
+    for m in modules:
+        short = m.__name__.rsplit(".", 1)[-1].removeprefix("bench_")
+        if getattr(m, "SKIPPED", None):
+            out.append((short, m.SKIPPED))
+        out += [(f"{short} [{impl}]", reason) for impl, reason in getattr(m, "MISSING", {}).items()]
+    return out
 
 
-def report(time_results, memory_results, settings, load_before=None, skipped=()):
+PEER_INTRO = ("The same workloads in tensorlab, PyTorch and the other Python autograd libraries "
+              "(HIPS autograd, MyGrad, micrograd), all timed in the same run, interleaved, one thread, "
+              "in CPU time; each library's answer (values, losses, gradients) was checked against "
+              "PyTorch's before it was timed. PyTorch's median per call, then every library's as a "
+              "ratio to it: below 1 is faster than PyTorch. `python -m benchmarks --filter peers` runs "
+              "this table alone; benchmarks/bench_peers.py says what each row computes in each library.")
+
+
+def report(time_results, memory_results, settings, load_before=None, skipped=(),
+           peer_results=(), peer_memory_results=()):
     """The text of RESULTS.md."""
     parts = ["# Benchmark results", "",
              "Written by `python -m benchmarks` (`make bench`); regenerate rather than edit. "
              "Medians per call, all implementations timed in the same run, interleaved; ratios "
-             "above 1 mean tensorlab is slower. Absolute times depend on the machine; compare ratios.",
+             "above 1 mean tensorlab is slower. Absolute times depend on the machine; compare ratios. "
+             "Wall-clock time, except the table against the other autograd libraries (CPU time); "
+             "the load average below says how busy the machine was.",
              "", "## Machine", "", *machine_description(load_before), f"- settings: {settings}", "",
              "## Time", "", table(time_results)]
     if memory_results:
         parts += ["", "## Peak memory", "", table(memory_results, fmt=format_bytes)]
+    if peer_results or peer_memory_results:
+        parts += ["", "## Against the other Python autograd libraries", "", PEER_INTRO, ""]
+        if peer_results:
+            parts += [peer_table(peer_results)]
+        if peer_memory_results:
+            parts += ["", "Peak memory, as ratios to PyTorch's:", "", peer_table(peer_memory_results, fmt=format_bytes)]
     if skipped:
         parts += ["", "## Not run here", "", *(f"- {name}: {reason}" for name, reason in skipped)]
     return "\n".join(parts) + "\n"
@@ -333,29 +422,41 @@ def main(argv=None):
     modules = discover()
     cases = collect(modules, args.filter)
     memory_cases = collect(modules, args.filter, "MEMORY_CASES")
+    peer_cases = collect(modules, args.filter, "PEER_CASES")
+    peer_memory_cases = collect(modules, args.filter, "PEER_MEMORY_CASES")
     if args.list:
-        for c in cases:
+        for c in cases + peer_cases:
             print(c.label)
-        for c in memory_cases:
+        for c in memory_cases + peer_memory_cases:
             print(c.label, "(memory)")
         return 0
-    if not cases and not memory_cases:
+    if not (cases or memory_cases or peer_cases or peer_memory_cases):
         for name, reason in skipped_modules(modules):
             print(f"not run: {name}: {reason}", file=sys.stderr)
         print(f"no benchmark matches {args.filter!r}", file=sys.stderr)
         return 1
 
     load_before = os.getloadavg() if hasattr(os, "getloadavg") else None
-    time_results = []
-    for case in cases:
-        print(f"timing {case.label} ...", file=sys.stderr, flush=True)
-        time_results.append(time_case(case, repeats=args.repeats, min_time=args.min_time))
-    memory_results = [measure_memory(c) for c in memory_cases]
 
-    print(table(time_results))
+    def timed(case):
+        print(f"timing {case.label} ...", file=sys.stderr, flush=True)
+        return time_case(case, repeats=args.repeats, min_time=args.min_time)
+    time_results = [timed(c) for c in cases]
+    peer_results = [timed(c) for c in peer_cases]
+    memory_results = [measure_memory(c) for c in memory_cases]
+    peer_memory_results = [measure_memory(c) for c in peer_memory_cases]
+
+    if time_results:
+        print(table(time_results))
     if memory_results:
         print()
         print(table(memory_results, fmt=format_bytes))
+    if peer_results:
+        print()
+        print(peer_table(peer_results))
+    if peer_memory_results:
+        print()
+        print(peer_table(peer_memory_results, fmt=format_bytes))
     skipped = [(name, reason) for name, reason in skipped_modules(modules)
                if not args.filter or re.search(args.filter, name, re.IGNORECASE)]
     for name, reason in skipped:
@@ -365,8 +466,10 @@ def main(argv=None):
     if output is None and not args.filter:
         output = HERE / "RESULTS.md"
     if output is not None and not args.no_write:
-        settings = f"repeats={args.repeats}, min_time={args.min_time}s per sample"
-        output.write_text(report(time_results, memory_results, settings, load_before, skipped),
-                          encoding="utf-8")
+        clocks = sorted({c.clock for c in cases + peer_cases})
+        settings = (f"repeats={args.repeats}, min_time={args.min_time}s per sample, "
+                    f"clock: {' and '.join(clocks)} (see the tables)")
+        output.write_text(report(time_results, memory_results, settings, load_before, skipped,
+                                 peer_results, peer_memory_results), encoding="utf-8")
         print(f"\nwrote {output}", file=sys.stderr)
     return 0

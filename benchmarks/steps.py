@@ -3,11 +3,13 @@ PyTorch. (Not a ``bench_*`` module: it has no cases of its own.)"""
 
 
 def train_on(model, loss_fn, optimizer, x, y):
-    """One forward, loss, backward and optimizer step on the batch (x, y)."""
+    """One forward, loss, backward and optimizer step on the batch (x, y); returns the loss (the
+    value before the step)."""
     loss = loss_fn(model(x), y)
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
+    return loss
 
 
 def training_step(model, loss_fn, optimizer, x, y):

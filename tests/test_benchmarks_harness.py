@@ -121,3 +121,48 @@ def test_main_runs_a_filtered_case_and_writes_a_report(bench_package, monkeypatc
     assert "## Machine" in report and "- CPU: " in report and "- date: " in report
     assert "small: add ints" in report
     assert harness.main(["--filter", "no such case"]) == 1
+
+
+def _peer_case(**impls):
+    return Case("peers", "a + b", {k: impls.get(k) for k in harness.IMPLEMENTATIONS + harness.PEERS}, "cpu")
+
+
+def test_cpu_clock_counts_this_process_and_its_finished_children():
+    import subprocess
+    start = harness.cpu_time()
+    subprocess.run([sys.executable, "-c", "sum(range(3_000_000))"], check=True)
+    assert harness.cpu_time() - start > 0.01  # the child's work, which process_time alone misses
+    result = harness.time_case(_peer_case(torch=lambda: sum(range(100)), mygrad=lambda: sum(range(300))),
+                               repeats=3, min_time=1e-3, warmup=1)
+    assert result.values["torch"] > 0 and result.values["mygrad"] > 0
+    assert result.values["autograd"] is None and result.values["tensorlab"] is None
+
+
+def test_peer_table_shows_ratios_to_torch_and_failures():
+    result = harness.Result(_peer_case(), {"torch": 2e-6, "tensorlab": 3e-6, "autograd": 1e-6, "mygrad": None,
+                                           "micrograd": None, "numpy": None},
+                            errors={"mygrad": "AssertionError: not timed: value 0 differs"})
+    lines = harness.peer_table([result]).splitlines()
+    assert [c.strip() for c in lines[0].split("|")[1:-1]] == \
+           ["case", "PyTorch", "tensorlab", "HIPS autograd", "MyGrad", "micrograd", "NumPy"]
+    assert [c.strip() for c in lines[2].split("|")[1:-1]] == \
+           ["peers: a + b", "2 µs", "1.50x", "0.50x", "failed", "—", "—"]
+    assert "[mygrad] AssertionError: not timed" in lines[-1]
+    no_torch = harness.Result(_peer_case(), {"torch": None, "tensorlab": 3e-6})
+    assert "3 µs" in harness.peer_table([no_torch])
+
+
+def test_peers_are_accepted_in_peer_cases_only_and_missing_ones_are_listed(bench_package):
+    (bench_package / "bench_peerish.py").write_text(textwrap.dedent("""
+        CLOCK = "cpu"
+        MISSING = {"micrograd": "not installed"}
+        PEER_CASES = [("x", {"torch": lambda: 0, "mygrad": lambda: 0})]
+    """))
+    modules = discover("fakebench", bench_package)
+    [case] = collect(modules, attribute="PEER_CASES")
+    assert case.clock == "cpu" and case.impls["mygrad"] is not None and case.impls["autograd"] is None
+    assert ("peerish [micrograd]", "not installed") in harness.skipped_modules(modules)
+    (bench_package / "bench_peerish.py").write_text("CASES = [('x', {'mygrad': lambda: 0})]\n")
+    _forget_fakebench()
+    with pytest.raises(ValueError, match="unknown implementations"):
+        collect(discover("fakebench", bench_package))
