@@ -22,8 +22,13 @@ from copy import deepcopy
 import functools
 import warnings
 
+import numpy as np
+
 from ..tensor import Tensor
+from .._torch_function import _State as _tf_state, _disabled_torch_function_impl
+from ..autograd.function import _op_layers
 from ..autograd.graph import add_hook, reset_grad
+from ..backend import for_device
 
 __all__ = ["Optimizer", "required"]
 
@@ -173,13 +178,19 @@ class Optimizer:
         with no_grad():
             for group in self.param_groups:
                 for p in group["params"]:
-                    if p.grad is not None:
+                    if p.grad is not None and not self._update_arrays(p, group):
                         self._update(p, group)
         return loss
 
     def _update(self, p, group):
         """One parameter's update: the algorithm (not defined by the base class, as in PyTorch)."""
         raise NotImplementedError
+
+    def _update_arrays(self, p, group):
+        """The fast path of ``_update``: the same arithmetic done on the arrays, with no tensor op
+        dispatched. Returns False, having done nothing, where it does not apply -- then ``step``
+        calls ``_update``. The base class has none; SGD has one (see ``arrays_writable``)."""
+        return False
 
     def _call_closure(self, closure):
         """Re-evaluate the loss (with grad enabled even inside ``step``'s ``no_grad``)."""
@@ -253,6 +264,38 @@ class Optimizer:
             lines.append(f"Parameter Group {i}")
             lines.extend(f"    {key}: {group[key]}" for key in sorted(group) if key != "params")
         return "\n".join(lines) + "\n)"
+
+
+_FAST_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))  # (float16: PyTorch computes it in float32)
+
+
+def _plain(t):
+    """A Tensor, or a subclass that takes no part in ``__torch_function__`` (Parameter, Buffer)."""
+    return type(t) is Tensor or type(t).__torch_function__ is _disabled_torch_function_impl
+
+
+def arrays_writable(p, *others):
+    """May an optimizer write the arrays of ``p`` and ``others`` directly, instead of calling in-place
+    tensor ops? Only when nobody could tell the difference:
+
+    * nothing watches the ops: no dispatch mode, forward-mode AD or vmap (``_op_layers``), no
+      ``TorchFunctionMode``, and every tensor is a plain Tensor or Parameter (a subclass may define
+      ``__torch_function__``);
+    * nothing about the write needs an in-place op's checks or casts: all have ``p``'s shape and its
+      float32 or float64 dtype and device, none has a stride 0 (an expanded tensor: the in-place op raises) and
+      ``p`` is writable.
+
+    What such a write must still do by hand is what the in-place op would: bump the version counter."""
+    if _op_layers or (_tf_state.modes and _tf_state.enabled):
+        return False
+    array = p._array
+    if array.dtype not in _FAST_DTYPES or not _plain(p) or 0 in p._stride:
+        return False
+    for t in others:
+        if (not _plain(t) or t._shape != p._shape or t._array.dtype is not array.dtype
+                or 0 in t._stride or t._storage.device != p._storage.device):
+            return False
+    return for_device(p._storage.device).is_writable(array)
 
 
 def _cast_like(param, value, key=None):

@@ -9,9 +9,10 @@ For each parameter ``p`` with gradient ``g`` (``-g`` when ``maximize``)::
     p = p - lr * g
 
 Every line is an in-place tensor op under ``no_grad``: ``p`` keeps its identity and storage.
+``step`` runs the same lines on the arrays themselves when nobody could tell (``_update_arrays``).
 See course/17_optimizers_and_schedules.
 """
-from .optimizer import Optimizer
+from .optimizer import Optimizer, arrays_writable
 
 __all__ = ["SGD"]
 
@@ -68,3 +69,39 @@ class SGD(Optimizer):
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
         p.add_(grad, alpha=-group["lr"])
     # build: end
+
+    def _update_arrays(self, p, group):
+        """``_update``'s arithmetic on the arrays, line for line and in the same order, written in
+        place (``a *= b`` is NumPy's ``multiply(a, b, out=a)``): no tensor is made, no op dispatched,
+        and each write bumps the version counter as the in-place op would. The values are the ones
+        ``_update`` computes, to the last bit.
+
+        Returns False, having done nothing, where ``_update`` must run instead: a first step (it makes
+        the momentum buffer), ``differentiable=True``, anything ``arrays_writable`` refuses, or an
+        ``_update`` that is not this one (a subclass's own, or a learner's in the build track)."""
+        if type(self)._update is not _update_on_tensors or group["differentiable"]:
+            return False
+        momentum = group["momentum"]
+        buf = self.state[p].get("momentum_buffer") if momentum != 0 else None
+        if momentum != 0 and buf is None:
+            return False
+        grad = p.grad
+        if not arrays_writable(p, grad, *(() if buf is None else (buf,))):
+            return False
+        g = -grad._array if group["maximize"] else grad._array
+        if group["weight_decay"] != 0:
+            g = g + p._array * group["weight_decay"]            # grad.add(p, alpha=weight_decay)
+        if momentum != 0:
+            b = buf._array
+            b *= momentum                                        # buf.mul_(momentum)
+            buf._bump_version()
+            alpha = 1 - group["dampening"]
+            b += g if type(alpha) is int and alpha == 1 else g * alpha   # .add_(grad, alpha=1 - dampening)
+            buf._bump_version()
+            g = g + b * momentum if group["nesterov"] else b    # grad.add(buf, alpha=momentum), or buf
+        p._array += g * -group["lr"]                             # p.add_(grad, alpha=-lr)
+        p._bump_version()
+        return True
+
+
+_update_on_tensors = SGD._update  # the library's own: ``_update_arrays`` computes exactly this
