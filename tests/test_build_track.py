@@ -15,6 +15,7 @@ import pytest
 
 from coursekit.build import cases, grade, hints, place, skeleton
 from coursekit.build.stages import STAGES
+from tests.test_build_capstone import MISTAKEN_CONV
 from tests.test_build_track_stages import MISTAKEN_LATER
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -198,6 +199,7 @@ MISTAKEN = {
             return grad.mean(dims, keepdim=True).view(shape)
         """,
     **MISTAKEN_LATER,
+    **MISTAKEN_CONV,
 }
 
 

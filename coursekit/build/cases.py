@@ -223,9 +223,10 @@ def _later_stages():
     from .cases_engine import STAGE5
     from .cases_graph import STAGE4
     from .cases_module import STAGE6
+    from .cases_conv import STAGE8
     from .cases_ops import STAGE3
     from .cases_optim import STAGE7
-    CASES[3], CASES[4], CASES[5], CASES[6], CASES[7] = STAGE3, STAGE4, STAGE5, STAGE6, STAGE7
+    CASES[3], CASES[4], CASES[5], CASES[6], CASES[7], CASES[8] = STAGE3, STAGE4, STAGE5, STAGE6, STAGE7, STAGE8
 
 
 _later_stages()
@@ -234,7 +235,10 @@ _later_stages()
 def record():
     """Recompute every case's answer with PyTorch and store them in reference.json."""
     import torch
+
+    from . import capstone
     data = {str(stage): {case.id: case.expected(torch) for case in cases} for stage, cases in CASES.items()}
+    data["capstone"] = capstone.record(torch)    # the capstone CNN's losses (coursekit/build/capstone.py)
     stages = [f' "{stage}": {{\n' + ",\n".join(f"  {json.dumps(key)}: {json.dumps(value)}"
                                              for key, value in sorted(answers.items())) + "\n }"
               for stage, answers in data.items()]

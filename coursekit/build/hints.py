@@ -113,6 +113,7 @@ def _from_case(stage, name, function, shown, seen, hint):
 
 
 def _later_stages():
+    from .hints_conv import MISTAKES8
     from .hints_engine import MISTAKES5
     from .hints_graph import MISTAKES4
     from .hints_module import MISTAKES6
@@ -123,6 +124,7 @@ def _later_stages():
     MISTAKES[5] = [_from_case(5, *entry) for entry in MISTAKES5]
     MISTAKES[6] = [_from_case(6, *entry) for entry in MISTAKES6]
     MISTAKES[7] = [_from_case(7, *entry) for entry in MISTAKES7]
+    MISTAKES[8] = [_from_case(8, *entry) for entry in MISTAKES8]
 
 
 _later_stages()

@@ -37,6 +37,9 @@ _BACKWARD = "tests/test_autograd_backward.py::"
 _HOOKS = "tests/test_autograd_hooks.py::"
 _MODULE = "tests/test_nn_module.py::"
 _OPTIM = "tests/test_optim.py::"
+_LAYERS = "tests/test_nn_layers.py::"
+_FUNCTIONAL = "tests/test_nn_functional.py::"
+_CAPSTONE = "coursekit/build/capstone_tests.py::"
 
 STAGES = {
     1: Stage(
@@ -169,6 +172,37 @@ STAGES = {
         "decay, momentum with dampening, Nesterov) and one Adam step (running averages of the gradient "
         "and its square, with bias correction): tensorlab's SGD and Adam then follow PyTorch's "
         "trajectories step for step with your code.", 45),
+    8: Stage(
+        8, "conv", "convolution as unfold + matmul, and the capstone CNN", "08_build_capstone.ipynb",
+        ("tensorlab.ops.nn_conv",),
+        tuple(f"{_LAYERS}test_conv2d_matches_torch[kwargs{i}]" for i in range(9))
+        + (_LAYERS + "test_conv1d_matches_torch[kwargs1]",
+           _LAYERS + "test_conv3d_matches_torch",
+           _LAYERS + "test_conv_transpose2d_matches_torch[kwargs1]",
+           _LAYERS + "test_conv_transpose2d_matches_torch[kwargs2]",
+           _LAYERS + "test_max_pool2d_matches_torch[kwargs1]",
+           _LAYERS + "test_max_pool2d_matches_torch[kwargs3]",
+           _FUNCTIONAL + "test_gradcheck[conv2d]",
+           _FUNCTIONAL + "test_gradcheck[conv2d_stride_dilation]",
+           _FUNCTIONAL + "test_gradcheck[conv2d_groups_noncontig]",
+           _FUNCTIONAL + "test_gradcheck[conv_transpose2d]",
+           _FUNCTIONAL + "test_gradcheck[unfold]",
+           _FUNCTIONAL + "test_gradcheck[fold]",
+           _FUNCTIONAL + "test_gradgradcheck[conv2d]",
+           _FUNCTIONAL + "test_convolution_is_weight_times_unfold",
+           "tests/test_nn_properties.py::test_conv2d_random_geometry",
+           "tests/test_nn_properties.py::test_max_pool2d_random_geometry",
+           _CAPSTONE + "test_every_stage_is_written",
+           _CAPSTONE + "test_losses_equal_tensorlabs_own_run_step_by_step",
+           _CAPSTONE + "test_losses_equal_pytorchs_recorded_run",
+           _CAPSTONE + "test_test_accuracy_is_at_least_95_percent"),
+        "A convolution slides a kernel over an image. Read every window at once as a strided view "
+        "(no copy), lay the windows out as columns, and the whole convolution is one matrix product; "
+        "its backward adds each window's gradient back onto the pixels it read -- overlapping windows "
+        "add up. Write the view, the forward and the fold: tensorlab's Conv2d, pooling, unfold and fold "
+        "then run on your code. Then the capstone: a small CNN learns the digits with every piece you "
+        "built in stages 1-8 in place of tensorlab's, step for step the same as tensorlab and PyTorch.",
+        75),
 }
 
 

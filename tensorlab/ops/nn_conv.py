@@ -34,11 +34,24 @@ def pad_array(xp, a, pads):
     return xp.pad(a, [(0, 0), (0, 0)] + [tuple(p) for p in pads])
 
 
+# build: stage 8
 def windows(xp, a, kernel, stride, dilation, out_size=None):
     """The view ``(N, C, *out, *kernel)`` of every kernel window over ``a`` -- no copy.
 
-    Its strides: moving one output position jumps ``stride`` input positions, moving one kernel
-    position jumps ``dilation`` input positions.
+    ``xp`` is the array module (NumPy on the CPU); ``a`` an array (N, C, *spatial), already padded;
+    ``kernel``, ``stride``, ``dilation`` one int per spatial dim. Along a spatial dim of size ``s``
+    a window spans ``dilation * (kernel - 1) + 1`` positions, so it fits
+    ``(s - dilation * (kernel - 1) - 1) // stride + 1`` times (``out_size``, when given, says how
+    many to take). Its strides (``a.strides`` are in bytes): moving one output position jumps
+    ``stride`` input positions, moving one kernel position jumps ``dilation`` input positions.
+    ``xp.lib.stride_tricks.as_strided(a, shape, strides)`` makes the view.
+
+    >>> a = np.arange(16.0).reshape(1, 1, 4, 4)
+    >>> w = windows(np, a, (2, 2), (2, 2), (1, 1))
+    >>> w.shape
+    (1, 1, 2, 2, 2, 2)
+    >>> w[0, 0, 1, 0].tolist()           # output position (1, 0): rows 2-3, columns 0-1
+    [[8.0, 9.0], [12.0, 13.0]]
     """
     spatial = a.shape[2:]
     out = out_size or tuple((s - d * (k - 1) - 1) // st + 1
@@ -48,6 +61,7 @@ def windows(xp, a, kernel, stride, dilation, out_size=None):
     strides = (a.strides[:2] + tuple(s * st for s, st in zip(item_strides, stride))
                + tuple(s * d for s, d in zip(item_strides, dilation)))
     return xp.lib.stride_tricks.as_strided(a, shape, strides)
+# build: end
 
 
 def im2col(xp, a, kernel, stride, dilation, groups, out_size=None):
@@ -61,9 +75,20 @@ def im2col(xp, a, kernel, stride, dilation, groups, out_size=None):
     return cols, out
 
 
+# build: stage 8
 def col2im(xp, cols, padded_shape, kernel, stride, dilation):
     """Inverse of the windows view: add ``cols`` (N, C, *kernel, *out) onto an (N, C, *padded) zero
-    array, each value at the pixel its window read it from. One slice-add per kernel position."""
+    array, each value at the pixel its window read it from. One slice-add per kernel position.
+
+    This is the backward of reading windows: a pixel that several windows read gets the SUM of
+    what they send back. For kernel position ``pos``, the values ``cols[:, :, *pos]`` (one per
+    output position) belong at input positions ``pos * dilation + out_index * stride`` -- a strided
+    slice of the result, to which they are added (``+=``: windows overlap when stride < kernel).
+
+    >>> cols = np.ones((1, 1, 2, 3))                 # kernel 2, three output positions, stride 1
+    >>> col2im(np, cols, (1, 1, 4), (2,), (1,), (1,)).tolist()
+    [[[1.0, 2.0, 2.0, 1.0]]]
+    """
     nd = len(kernel)
     out = cols.shape[2 + nd:]
     result = xp.zeros(padded_shape, dtype=cols.dtype)
@@ -72,6 +97,7 @@ def col2im(xp, cols, padded_shape, kernel, stride, dilation):
                        for p, d, st, o in zip(pos, dilation, stride, out))
         result[(slice(None), slice(None)) + region] += cols[(slice(None), slice(None)) + pos]
     return result
+# build: end
 
 
 def crop(a, pads):
@@ -79,9 +105,16 @@ def crop(a, pads):
     return a[(slice(None), slice(None)) + tuple(slice(lo, a.shape[2 + i] - hi) for i, (lo, hi) in enumerate(pads))]
 
 
+# build: stage 8
 def conv_array(xp, x, w, stride, pads, dilation, groups, keep_columns=None):
     """Cross-correlation of x (N, C, *S) with w (O, C/groups, *k) -> (N, O, *out).
 
+    ``pads``: one (before, after) pair per spatial dim, added as zeros (``pad_array``) before the
+    windows are read. ``im2col`` (which reads your ``windows``) gives the columns
+    (N, groups, C/groups * kernel_numel, out_pixels) and the output size; the weight, flattened to
+    (groups, O/groups, C/groups * kernel_numel), times the columns is the whole convolution -- one
+    ``@`` -- and the result is reshaped to (N, O, *out). Like PyTorch's conv, it is a
+    cross-correlation: the kernel is not flipped.
     ``keep_columns``: a list to append the im2col matrix to (the weight gradient reuses it).
     """
     kernel, o, n = w.shape[2:], w.shape[0], x.shape[0]
@@ -90,6 +123,7 @@ def conv_array(xp, x, w, stride, pads, dilation, groups, keep_columns=None):
         keep_columns.append(cols)
     y = w.reshape(groups, o // groups, -1) @ cols                        # (N, G, O/G, pixels)
     return y.reshape((n, o) + tuple(out))
+# build: end
 
 
 def conv_input_grad_array(xp, gy, w, spatial, stride, pads, dilation, groups):
