@@ -324,3 +324,53 @@ def check_mode_facts(answer):
 
 
 __all__ = ["check_jacobian_columns", "check_mode_facts", "check_softplus"]
+
+
+# -- the figure: one column by a JVP, one row by a VJP -------------------------------------------------
+
+#: The font of the figure's Chinese labels (fonts-noto-cjk); its glyphs are stored in the drawing.
+CJK_FONT = "Noto Sans CJK SC"
+
+
+def jacobian_picture(J):
+    """The 3 x 4 Jacobian ``J`` as a grid of its values, with the column one JVP gives (J e_1) and the
+    row one VJP gives (e_2^T J) marked, labelled in the learner's language.
+
+    Shown as an SVG image (``<img>``, which JupyterLab shows before the lesson is trusted) whose
+    letters are drawn as paths -- Chinese ones from the CJK font, in the drawing itself -- so the
+    picture looks the same wherever it is opened, and whose bytes are the same on every run (nbval
+    compares them): no date in it, and its element ids from a fixed salt.
+    """
+    import io
+
+    import matplotlib
+    from IPython.display import HTML
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+    from widgets._svg import svg_img
+
+    blue, orange = "tab:blue", "tab:orange"
+    style = {"svg.fonttype": "path", "svg.hashsalt": "tensorlab-lesson23",
+             "font.family": ["DejaVu Sans", CJK_FONT]}   # Latin letters from DejaVu, the rest from the CJK font
+    with matplotlib.rc_context(style):
+        fig = Figure(figsize=(7, 3.4))
+        FigureCanvasSVG(fig)
+        ax = fig.subplots()
+        ax.imshow([[0] * 4] * 3, cmap="Greys", vmin=0, vmax=1)        # a white 3 x 4 grid
+        for i in range(3):
+            for j in range(4):
+                ax.text(j, i, f"{J[i, j].item():.2f}", ha="center", va="center", fontsize=12)
+        ax.add_patch(Rectangle((0.55, -0.45), 0.9, 2.9, facecolor="#1f77b426", edgecolor=blue, lw=3))
+        ax.add_patch(Rectangle((-0.45, 1.55), 3.9, 0.9, facecolor="#ff7f0e26", edgecolor=orange, lw=3))
+        ax.text(1, 2.65, tr("one JVP, J e₁:\none forward pass"), color=blue, ha="center", va="top")
+        ax.text(3.7, 2, tr("one VJP, e₂ᵀ J:\none backward pass"), color=orange, va="center")
+        ax.set_xticks(range(4), [f"$x_{j}$" for j in range(4)])
+        ax.set_yticks(range(3), [f"$y_{i}$" for i in range(3)])
+        ax.xaxis.tick_top()
+        ax.set_title(tr("The Jacobian of f: 3 outputs × 4 inputs"), pad=28)
+        svg = io.StringIO()
+        fig.savefig(svg, format="svg", bbox_inches="tight", metadata={"Date": None})
+    alt = tr("The 3 x 4 Jacobian of f, its values in a grid: column 1, marked, is what one JVP (one forward "
+             "pass) gives; row 2, marked, is what one VJP (one backward pass) gives.")
+    return HTML(svg_img(svg.getvalue(), alt))

@@ -98,4 +98,12 @@ ZH = {
         "切向量经历和值一样的线性步骤：先乘以 2，再对所有元素求和。",
     "a tuple of 4 predictions, e.g. (0.0, 1, 1, 1.0)": "一个含 4 个预测的元组，例如 (0.0, 1, 1, 1.0)",
     "Forward mode pays per input, reverse mode per output.": "前向模式按输入计费，反向模式按输出计费。",
+    # -- the figure: one column by a JVP, one row by a VJP -----------------------------------------
+    "one JVP, J e₁:\none forward pass": "一次 JVP，J e₁：\n一次前向传播",
+    "one VJP, e₂ᵀ J:\none backward pass": "一次 VJP，e₂ᵀ J：\n一次反向传播",
+    "The Jacobian of f: 3 outputs × 4 inputs": "f 的雅可比矩阵：3 个输出 × 4 个输入",
+    "The 3 x 4 Jacobian of f, its values in a grid: column 1, marked, is what one JVP (one forward pass) gives; "
+    "row 2, marked, is what one VJP (one backward pass) gives.":
+        "f 的 3 x 4 雅可比矩阵，各元素排成网格：标出的第 1 列是一次 JVP（一次前向传播）给出的；"
+        "标出的第 2 行是一次 VJP（一次反向传播）给出的。",
 }
