@@ -60,6 +60,17 @@ MISSING = {lib: _INSTALL for lib, module in (("autograd", autograd), ("mygrad", 
 if torch is None:
     SKIPPED = "PyTorch is not installed: every row is checked against it and reported as a ratio to it"
 
+NOTES = [  # printed under the table in RESULTS.md
+    "HIPS autograd without grad is `autograd.numpy`'s function on bare ndarrays; with grad it records only "
+    "while it differentiates, so its `a + b` with grad row is `autograd.make_vjp` of `x + b` (the graph "
+    "recorded, no backward run).",
+    "micrograd has scalars only: its row adds two `Value`s, one scalar against PyTorch's 32x32.",
+    "MyGrad without grad uses `constant=True` tensors.",
+    "4M rows: each call's results are 16 MiB of fresh memory. Whether the C library's heap hands back pages "
+    "already touched, or new ones (some 8,000 page faults a call, in system CPU time), depends on what ran "
+    "before; a library's time can change by a few ms that way between runs. Compare with NumPy's column "
+    "of the same run.",
+]
 RTOL, ATOL = 1e-4, 1e-5  # float32 libraries that round differently (BLAS, tanh) still agree to this
 LR, MOMENTUM = 0.01, 0.9
 _rng = np.random.default_rng(0)

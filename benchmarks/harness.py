@@ -373,8 +373,9 @@ PEER_INTRO = ("The same workloads in tensorlab, PyTorch and the other Python aut
 
 
 def report(time_results, memory_results, settings, load_before=None, skipped=(),
-           peer_results=(), peer_memory_results=()):
-    """The text of RESULTS.md."""
+           peer_results=(), peer_memory_results=(), peer_notes=()):
+    """The text of RESULTS.md (``peer_notes``: lines that the peer modules' ``NOTES`` add under their
+    tables, about reading a row)."""
     parts = ["# Benchmark results", "",
              "Written by `python -m benchmarks` (`make bench`); regenerate rather than edit. "
              "Medians per call, all implementations timed in the same run, interleaved; ratios "
@@ -391,6 +392,8 @@ def report(time_results, memory_results, settings, load_before=None, skipped=(),
             parts += [peer_table(peer_results)]
         if peer_memory_results:
             parts += ["", "Peak memory, as ratios to PyTorch's:", "", peer_table(peer_memory_results, fmt=format_bytes)]
+        if peer_notes:
+            parts += ["", *(f"- {note}" for note in peer_notes)]
     if skipped:
         parts += ["", "## Not run here", "", *(f"- {name}: {reason}" for name, reason in skipped)]
     return "\n".join(parts) + "\n"
@@ -469,7 +472,8 @@ def main(argv=None):
         clocks = sorted({c.clock for c in cases + peer_cases})
         settings = (f"repeats={args.repeats}, min_time={args.min_time}s per sample, "
                     f"clock: {' and '.join(clocks)} (see the tables)")
+        notes = [note for m in modules if getattr(m, "PEER_CASES", None) for note in getattr(m, "NOTES", [])]
         output.write_text(report(time_results, memory_results, settings, load_before, skipped,
-                                 peer_results, peer_memory_results), encoding="utf-8")
+                                 peer_results, peer_memory_results, notes), encoding="utf-8")
         print(f"\nwrote {output}", file=sys.stderr)
     return 0
