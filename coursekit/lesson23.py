@@ -20,7 +20,7 @@ from . import guard
 from .check import (Case, Question, _sentence, always_a_verdict, check_function, check_predictions, correct,
                     is_stub, not_answered, raised, works_only_on_tensorlab, wrong)
 from .compare import describe, differences, is_tensor, kind
-from .language import tr
+from .language import language, tr
 from .lesson09 import FunctionCase, _diagnose_error, _is_function_class, _match, _run_case, function_on
 from .libs import libraries, on
 from .solutions import lesson10 as lesson10_solution
@@ -332,6 +332,18 @@ __all__ = ["check_jacobian_columns", "check_mode_facts", "check_softplus"]
 CJK_FONT = "Noto Sans CJK SC"
 
 
+def _know_cjk_font():
+    """Make sure matplotlib knows the CJK font: its font cache may have been made before the font
+    was installed."""
+    from matplotlib import font_manager
+    try:
+        font_manager.findfont(CJK_FONT, fallback_to_default=False)
+    except ValueError:
+        for path in font_manager.findSystemFonts():
+            if "NotoSansCJK-Regular" in path:
+                font_manager.fontManager.addfont(path)
+
+
 def jacobian_picture(J):
     """The 3 x 4 Jacobian ``J`` as a grid of its values, with the column one JVP gives (J e_1) and the
     row one VJP gives (e_2^T J) marked, labelled in the learner's language.
@@ -350,6 +362,8 @@ def jacobian_picture(J):
     from matplotlib.patches import Rectangle
     from widgets._svg import svg_img
 
+    if language() == "zh":
+        _know_cjk_font()
     blue, orange = "tab:blue", "tab:orange"
     style = {"svg.fonttype": "path", "svg.hashsalt": "tensorlab-lesson23",
              "font.family": ["DejaVu Sans", CJK_FONT]}   # Latin letters from DejaVu, the rest from the CJK font

@@ -116,8 +116,8 @@ def test_links_written_from_course_build_reach_the_same_files_from_course_zh_bui
     build = translate.COURSE / "build"
     text = ("[a](README.md) [b](../../tensorlab/_layout.py) [c](../02_storage_and_strides.ipynb) "
             "[d](../glossary.md) [e](../../tensorlab/) [f](https://pytorch.org) [g](missing.ipynb)")
-    assert translate._relink(text, build) == (
-        "[a](../../build/README.md) [b](../../../tensorlab/_layout.py) [c](../02_storage_and_strides.ipynb) "
+    assert translate._relink(text, build) == (   # README.md: the build track's README in Chinese
+        "[a](README.md) [b](../../../tensorlab/_layout.py) [c](../02_storage_and_strides.ipynb) "
         "[d](../glossary.md) [e](../../../tensorlab/) [f](https://pytorch.org) [g](missing.ipynb)")
     for notebook in BUILD_NOTEBOOKS:   # another build notebook: its Chinese edition once it has one
         translated = translate.translation_path(notebook).exists()
@@ -203,13 +203,16 @@ def test_the_checks_speak_chinese_in_course_zh(monkeypatch, capsys):
     assert language.language() == "en"
 
 
-# -- the Markdown pages: glossary and cheat sheet ---------------------------------------------------
+# -- the Markdown pages: glossary, cheat sheet, the build track's README -----------------------------
+# (each is checked block by block: an English block changed or added without its translation fails
+# test_page_translation_is_complete_and_current, naming it)
 
 PAGES = [name for name in translate.DOCUMENTS if (translate.DOC_TRANSLATIONS / name).exists()]
 
 
-def test_the_glossary_and_the_cheat_sheet_have_a_chinese_edition():
+def test_the_glossary_the_cheat_sheet_and_the_build_readme_have_a_chinese_edition():
     assert PAGES == list(translate.DOCUMENTS)
+    assert "build/README.md" in PAGES
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -234,6 +237,18 @@ def test_a_changed_row_of_a_page_is_reported(monkeypatch, tmp_path):
     monkeypatch.setattr(translate, "COURSE", course)
     found = translate.document_problems("glossary.md")
     assert len(found) == 2 and "no translation of '| tensor | 张量 | a multi-dimensional array" in found[0]
+    assert "no longer has" in found[1]
+
+
+def test_a_changed_paragraph_of_the_build_readme_is_reported(monkeypatch, tmp_path):
+    english = (translate.COURSE / "build" / "README.md").read_text(encoding="utf-8")
+    changed = english.replace("## For the learner\n", "## For learners\n")
+    assert changed != english
+    (tmp_path / "course" / "build").mkdir(parents=True)
+    (tmp_path / "course" / "build" / "README.md").write_text(changed, encoding="utf-8")
+    monkeypatch.setattr(translate, "COURSE", tmp_path / "course")
+    found = translate.document_problems("build/README.md")
+    assert len(found) == 2 and "no translation of '## For learners'" in found[0]
     assert "no longer has" in found[1]
 
 

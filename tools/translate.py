@@ -30,10 +30,10 @@ from course/zh/ (course/zh/build/ for a build notebook), or its Chinese edition 
 The stored outputs come from executing the Chinese notebook in course/zh/, where coursekit and the
 widgets speak Chinese (coursekit/language.py).
 
-The course's Markdown pages (the glossary, the cheat sheet) are translated the same way, block by
-block: a paragraph, a heading, a list item or one row of a table is a block, named by the hash of its
-English (``<!-- block · en 3f0c1a9b2e -->`` in ``i18n/zh/docs/<page>.md``); a fenced code block is
-copied, untranslated. ``build`` writes course/zh/<page>.md too.
+The course's Markdown pages (the glossary, the cheat sheet, the build track's README) are translated
+the same way, block by block: a paragraph, a heading, a list item or one row of a table is a block,
+named by the hash of its English (``<!-- block · en 3f0c1a9b2e -->`` in ``i18n/zh/docs/<page>.md``); a
+fenced code block is copied, untranslated. ``build`` writes course/zh/<page>.md too.
 """
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ ZH = COURSE / "zh"
 TRANSLATIONS = ROOT / "i18n" / "zh" / "lessons"
 BUILD_TRANSLATIONS = ROOT / "i18n" / "zh" / "build"   # the build track: course/build/ -> course/zh/build/
 DOC_TRANSLATIONS = ROOT / "i18n" / "zh" / "docs"
-DOCUMENTS = ("glossary.md", "cheatsheet.md")   # course/<name>, translated into course/zh/<name>
+DOCUMENTS = ("glossary.md", "cheatsheet.md", "build/README.md")   # course/<name> -> course/zh/<name>
 
 HEADER = re.compile(r"^<!-- cell (\S+) · en ([0-9a-f]{10}) -->[ \t]*$", re.MULTILINE)
 FIGURE_DEFINITION = re.compile(r"^\[[\w-]+\]: data:\S+$", re.MULTILINE)
@@ -248,7 +248,7 @@ def chinese_document(name):
     blocks = document_blocks((COURSE / name).read_text(encoding="utf-8"))
     done = read_document_translation(name)
     return _relink(_joined([(kind, done[text_hash(text)] if _translatable(kind, text) else text)
-                            for kind, text in blocks]))
+                            for kind, text in blocks]), (COURSE / name).parent)
 
 
 def document_todo(name):
@@ -330,7 +330,7 @@ def main(argv=None):
                 print(f"  {line}")
     elif args.command == "todo":
         if args.lesson.suffix == ".md":
-            document_todo(args.lesson.name)
+            document_todo(args.lesson.resolve().relative_to(COURSE).as_posix())
         else:
             todo(english_path(args.lesson))
     else:

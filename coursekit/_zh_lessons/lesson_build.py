@@ -32,7 +32,7 @@ ZH = {
     "optimizers: SGD with momentum, Adam with bias correction": "优化器：带动量的 SGD，带偏差校正的 Adam",
 
     # -- magic.py and __main__.py -------------------------------------------------------------------------
-    "Your file for stage {stage}: {file}": "第 {stage} 阶段你的文件：{file}",
+    "Your file for stage {stage}: {file}": "你在第 {stage} 阶段的文件：{file}",
     "Open it in JupyterLab (File > Open from Path...) or in your editor, write the functions, save, and run "
     "%grade {stage}.":
         "在 JupyterLab 里打开它（File > Open from Path...），或者用你的编辑器打开，写好函数，保存，然后运行 "
