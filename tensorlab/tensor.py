@@ -110,6 +110,20 @@ class Tensor(Conversions):
     def _from_array(cls, array, device=CPU):
         """Wrap a freshly computed array (the new tensor owns its storage)."""
         self = object.__new__(cls)
+        if device is CPU and type(array) is np.ndarray and array.flags.c_contiguous:
+            # The common case -- a fresh row-major NumPy result, as almost every op makes -- written out:
+            # the storage is made here without a call (``UntypedStorage._of_result``, inlined), and the
+            # strides come from the per-shape cache.
+            storage = object.__new__(UntypedStorage)
+            storage._result, storage.device = array, CPU
+            self._storage = storage
+            self._offset = 0
+            shape = self._shape = array.shape
+            strides = _CONTIGUOUS.get(shape)
+            self._stride = strides if strides is not None else _contiguous_strides(shape)
+            self._array = array
+            self._version_slot = None
+            return self
         if device is not CPU:
             device = as_device(device)  # one object per device, so ops can compare with ``is``
         if device is CPU:

@@ -13,7 +13,8 @@ import warnings
 import numpy as np
 
 from .. import _dtype, _layout
-from ..autograd.function import Function
+from ..autograd.function import Function, _op_layers
+from ..autograd.grad_mode import _State as _GradState
 from ._util import method, operands, xp_of
 from .inplace import apply_inplace
 from .. import tensor as _t
@@ -54,6 +55,29 @@ def broadcast_operands(*xs, dtype=None):
     if dtype._category == _dtype._INT and dtype is not _dtype.int64:
         arrays = [_wrapped_int(x, dtype) if type(x) is int else x for x in arrays]
     return arrays, dtype, device
+
+
+# -- the fast path ------------------------------------------------------------------------------
+# Most ``a + b`` in a program are the plain case: two floating tensors of one dtype, shape and device,
+# with nothing to record and nothing watching. That case needs none of the general machinery -- no
+# promotion, no broadcasting check, no ctx node -- so the arithmetic operators (elementwise.py) test
+# for it first and then compute on the arrays directly; everything else takes the ordinary road
+# through ``Function.apply``. What the test rules out:
+# - an op layer (forward-mode AD, a vmap level, a dispatch mode): they must see every op;
+# - recording (grad mode on and an input requires grad): then a node is made, and with it come
+#   anomaly mode, saved-tensor hooks and trace_forward, which all act only on recorded ops;
+# - ``__torch_function__`` needs no test here: once a subclass or a mode exists, the operators are
+#   wrapped (tensorlab/_torch_function.py) and the wrapper decides before calling them.
+
+
+def fast_pair(a, b):
+    """Can ``a <op> b`` take the fast path? ``b`` a tensor of ``a``'s float dtype, shape and device, no op
+    layer active, and nothing to record. (``a`` is the tensor whose operator was called.)"""
+    if not isinstance(b, Tensor) or _op_layers or (_GradState.enabled and (a._requires_grad or b._requires_grad)):
+        return False
+    x, y = a._array, b._array
+    return (x.dtype is y.dtype and x.dtype.kind == "f" and a._shape == b._shape
+            and a._storage.device is b._storage.device)
 
 
 def _wrapped_int(value, dtype):

@@ -10,8 +10,8 @@ See course/04_ops_and_reductions.
 """
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import (NotDifferentiable, broadcast_operands, check_operands, float_array, float_dtype,
-                         inplace_method, inplace_operator, no_integer_zero_division, operator,
+from ._pointwise import (NotDifferentiable, broadcast_operands, check_operands, fast_pair, float_array,
+                         float_dtype, inplace_method, inplace_operator, no_integer_zero_division, operator,
                          reject, save_operands, saved_or_scalar, shape_of, xp_of_operands)
 from ._util import method, unbroadcast, wrap, xp_of
 from .. import tensor as _t
@@ -320,26 +320,52 @@ def _rfloordiv(other, self):
     return NotDifferentiable.apply(other, self, _floor_divide_values, "floor_divide")
 
 
+# ``+ - * /`` are the most frequent ops of all, so each is written out (rather than made by
+# ``operator``) and first tries the fast path: two float tensors alike, nothing recorded or watching
+# (``fast_pair``, _pointwise.py). Then the result is what the op's forward would compute, without the
+# Function machinery around it.
+
 def _add_operator(self, other):
-    """``x + y`` and ``2 + x`` (which runs ``x.add(2)``, as in PyTorch). Written out rather than
-    made by ``operator`` because it is the most frequent op of all: one call less per addition."""
+    """``x + y`` and ``2 + x`` (which runs ``x.add(2)``, as in PyTorch)."""
+    if fast_pair(self, other):
+        return wrap(self._array + other._array, self._storage.device)
     if isinstance(other, (Tensor, int, float, bool, complex)):
         return Add.apply(self, other, 1)
     return NotImplemented
 
 
+def _sub_operator(self, other):
+    """``x - y``."""
+    if fast_pair(self, other):
+        return wrap(self._array - other._array, self._storage.device)
+    if isinstance(other, (Tensor, int, float, bool, complex)):
+        return Sub.apply(self, other, 1)
+    return NotImplemented
+
+
 def _mul_operator(self, other):
     """``x * y`` and ``2 * x`` (the scalar is the second input, as in PyTorch)."""
+    if fast_pair(self, other):
+        return wrap(self._array * other._array, self._storage.device)
     if isinstance(other, (Tensor, int, float, bool, complex)):
         return Mul.apply(self, other)
     return NotImplemented
 
 
+def _truediv_operator(self, other):
+    """``x / y``."""
+    if fast_pair(self, other):
+        return wrap(self._array / other._array, self._storage.device)
+    if isinstance(other, (Tensor, int, float, bool, complex)):
+        return Div.apply(self, other)
+    return NotImplemented
+
+
 Tensor.__add__ = Tensor.__radd__ = _add_operator
-Tensor.__sub__ = operator(lambda a, b: Sub.apply(a, b, 1))
+Tensor.__sub__ = _sub_operator
 Tensor.__rsub__ = operator(lambda a, b: RsubScalar.apply(b, a, 1), reflected=True)
 Tensor.__mul__ = Tensor.__rmul__ = _mul_operator
-Tensor.__truediv__ = operator(Div.apply)
+Tensor.__truediv__ = _truediv_operator
 Tensor.__rtruediv__ = operator(_rtruediv)
 Tensor.__floordiv__ = operator(floor_divide)
 Tensor.__rfloordiv__ = operator(_rfloordiv, reflected=True)
