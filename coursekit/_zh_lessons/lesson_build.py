@@ -30,6 +30,7 @@ ZH = {
     "the engine: dependencies, the ready queue, accumulation, freeing": "引擎：依赖、就绪队列、累加与释放",
     "Module: registration, named parameters, state_dict, train/eval": "Module：注册、带名字的参数、state_dict、train/eval",
     "optimizers: SGD with momentum, Adam with bias correction": "优化器：带动量的 SGD，带偏差校正的 Adam",
+    "convolution as unfold + matmul, and the capstone CNN": "卷积即 unfold + 矩阵乘法，以及毕业项目 CNN",
 
     # -- magic.py and __main__.py -------------------------------------------------------------------------
     "Your file for stage {stage}: {file}": "你在第 {stage} 阶段的文件：{file}",

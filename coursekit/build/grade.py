@@ -198,6 +198,7 @@ def title(stage):
             tr("Module: registration, named parameters, state_dict, train/eval"),
         "optimizers: SGD with momentum, Adam with bias correction":
             tr("optimizers: SGD with momentum, Adam with bias correction"),
+        "convolution as unfold + matmul, and the capstone CNN": tr("convolution as unfold + matmul, and the capstone CNN"),
     }.get(stage.title, stage.title)
 
 
