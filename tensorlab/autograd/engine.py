@@ -42,6 +42,7 @@ See course/07_the_backward_graph.
 import contextlib
 import heapq
 import itertools
+import sys
 import warnings
 
 from .. import tensor as _t
@@ -121,8 +122,9 @@ class _Backward:
     def run(self):
         while self.ready:
             node = heapq.heappop(self.ready)[2]
-            outputs = self.root.apply() if node is self.root else self.process(node)
-            self.deliver(node, outputs)
+            # (the outputs go straight to deliver: no variable keeps them alive while the next node
+            # runs, so an AccumulateGrad can see that it alone holds its gradient)
+            self.deliver(node, self.root.apply() if node is self.root else self.process(node))
 
     # build: stage 5
     def process(self, node):
@@ -277,9 +279,11 @@ def _evaluate(node, grads, observed):
     if observed:
         _emit("run", node=node, grads=tuple(grads))
     if isinstance(node, AccumulateGrad):
-        if grads[0] is None:
+        grad = grads[0]
+        if grad is None:
             return ()
-        node.apply(grads[0])
+        unshared = _only_the_engine_holds(grad)
+        node.apply(grad, unshared)
         if observed:
             _emit("accumulate", node=node, variable=node.variable, grad=grads[0], total=node.variable._grad)
         return hooks.run_post_hooks(node, (), grads, emit) if node._hooks else ()
@@ -299,6 +303,37 @@ def _evaluate(node, grads, observed):
     if node._hooks:
         outputs = hooks.run_post_hooks(node, outputs, grads, emit)
     return outputs
+
+
+def _only_the_engine_holds(grad):
+    """May an AccumulateGrad take ``grad`` over as ``.grad``, without a copy? PyTorch's test is the
+    gradient's reference count (``use_count() <= 1``); this is the same test with Python's. Three
+    references are the engine's own -- the node's input buffer, ``_evaluate``'s variable and this
+    function's argument --; any more means a hook, an observer or a Function's ctx kept it. A view is
+    taken over only if it covers all of its storage and its base is held by it alone (two gradients
+    sent along two edges, ``a + b``, are one tensor and a view of it: the first leaf to come copies)."""
+    if _references(grad) != 3:
+        return False
+    base = grad._base
+    if base is None:
+        return True
+    return _references(base) == 2 and grad._array.size == grad._storage._flat.size  # view._base, ``base``
+
+
+def _references(obj):
+    """How many references to ``obj`` its caller sees, its own variable included."""
+    return sys.getrefcount(obj) - _OWN_REFERENCES
+
+
+def _own_references():
+    """The references a call ``_references(x)`` adds itself: its argument and, through Python 3.13,
+    ``sys.getrefcount``'s (measured once: a local variable is the one holder of ``probe``)."""
+    probe = object()
+    return _references(probe) - 1
+
+
+_OWN_REFERENCES = 0
+_OWN_REFERENCES = _own_references()
 
 
 def _count_missing(grads):

@@ -195,27 +195,33 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
     # build: end
 
-    def apply(self, grad):
+    def apply(self, grad, unshared=False):
+        """``variable.grad += grad``, then the variable's post-accumulate hooks. ``unshared``: the
+        engine says nothing but itself holds ``grad``, so a first gradient may become ``.grad``
+        without a copy."""
         variable = self.variable
-        accumulate_into(variable, grad)
+        accumulate_into(variable, grad, unshared)
         hooks = variable._post_accumulate_hooks
         for hook in list(hooks.values()) if hooks else ():
             hook(variable)
         return ()
 
 
-def accumulate_into(variable, grad):
+def accumulate_into(variable, grad, unshared=False):
     """``variable.grad += grad``, PyTorch-style.
 
-    The first gradient is kept as it is when nobody else can see it and it has the variable's layout,
-    otherwise copied into that layout. Later ones are added in place -- or, when building a graph of the
-    backward pass (``create_graph=True``), out of place, so that ``.grad`` has a history.
+    The first gradient is taken over as it is when nobody else can see it (``unshared``: the engine
+    checked) and it has the variable's layout -- a view is detached first, as PyTorch's
+    ``new_grad.detach()``, so ``.grad`` is no view --, otherwise copied into that layout. Later ones
+    are added in place -- or, when building a graph of the backward pass (``create_graph=True``), out
+    of place, so that ``.grad`` has a history.
     """
     old = variable._grad
     if old is None:
-        if (not grad_mode._State.enabled and grad._base is None and not grad._requires_grad
+        if (unshared and not grad_mode._State.enabled and not grad._requires_grad
                 and (grad._stride == variable._stride or grad._stride == _layout_for(variable))):
-            variable._grad = grad  # (a gradient that is no view has dense strides: equal ones obey the layout)
+            # (a gradient that covers its whole storage has dense strides: equal ones obey the layout)
+            variable._grad = grad if grad._base is None else _detached(grad)
         else:
             variable._grad = _copy_with_layout(grad, variable)
     elif grad_mode._State.enabled:
@@ -223,6 +229,13 @@ def accumulate_into(variable, grad):
     else:
         old._array += grad._array
         old._bump_version()
+
+
+def _detached(t):
+    """``t.detach()``: the same memory and version counter, no ``_base``, no history."""
+    alias = t._make_view(t._offset, t._shape, t._stride)
+    alias._base = None
+    return alias
 
 
 def reset_grad(variable, set_to_none=True):
