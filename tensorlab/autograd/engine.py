@@ -46,7 +46,9 @@ import sys
 import warnings
 
 from .. import tensor as _t
+from .._torch_function import _State as _tf_state
 from . import anomaly_mode, grad_mode
+from .function import _op_layers
 from . import hooks
 from .graph import AccumulateGrad, Node, gradient_edge
 
@@ -334,6 +336,16 @@ def _own_references():
 
 _OWN_REFERENCES = 0
 _OWN_REFERENCES = _own_references()
+
+
+def arrays_suffice(grad):
+    """May a backward formula compute on ``grad``'s array, skipping the tensor ops it is written in?
+    Yes when no one could see those ops: no graph of the backward pass is being built
+    (``create_graph``), no op layer (dispatch mode, forward AD, vmap) or ``TorchFunctionMode`` is
+    active, and ``grad`` is a plain Tensor. A formula's fast path makes the same array calls as its
+    tensor ops would, so the values are the same to the last bit (ops/linalg.py, ops/nn_loss.py)."""
+    return (not grad_mode._State.enabled and not _op_layers and type(grad) is _t.Tensor
+            and not (_tf_state.modes and _tf_state.enabled))
 
 
 def _count_missing(grads):

@@ -8,6 +8,7 @@ as PyTorch's (e.g. ``UnsafeViewBackward0`` over ``MmBackward0`` for a 3-D @ 2-D 
 See course/04_ops_and_reductions.
 """
 from .. import _dtype, _layout
+from ..autograd.engine import arrays_suffice
 from ..autograd.function import Function
 from ._pointwise import c_type_name, reject
 from ._util import method, wrap, xp_of
@@ -55,6 +56,8 @@ class Mm(Function):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
+        if _products_on_arrays(grad):
+            return _mat_grads_on_arrays(grad, a, b, ctx.layouts, *ctx.needs_input_grad)
         gb = mat2_grad(grad, a, *ctx.layouts[1]) if ctx.needs_input_grad[1] else None
         ga = mat1_grad(grad, b, *ctx.layouts[0]) if ctx.needs_input_grad[0] else None
         return ga, gb
@@ -79,6 +82,46 @@ def mat2_grad(grad, mat1, mat2_shape, mat2_stride):
         return grad.t().mm(mat1).t()
     return mat1.t().mm(grad)
 # build: end
+
+
+# -- the fast path of mm's and addmm's backward ---------------------------------------------------
+# When nothing records or watches (``arrays_suffice``), the backward of a product makes the same
+# matmul calls as mat1_grad and mat2_grad, on the arrays: two BLAS calls and no tensor op around
+# them (a transpose is a NumPy view, ``.T``). The results have the layouts mat1_grad and mat2_grad give.
+
+_OWN_FORMULAS = (mat1_grad, mat2_grad)  # a tuple: the build track swaps the names, not this
+
+
+def _products_on_arrays(grad):
+    """The fast path applies: ``arrays_suffice`` -- and mat1_grad and mat2_grad are tensorlab's own
+    (in the build track a learner's replace them, and then theirs must run)."""
+    return arrays_suffice(grad) and mat1_grad is _OWN_FORMULAS[0] and mat2_grad is _OWN_FORMULAS[1]
+
+
+def _mat_grads_on_arrays(grad, mat1, mat2, layouts, needs_mat1, needs_mat2):
+    """(dL/dA, dL/dB) of C = A @ B on arrays: mat2_grad and mat1_grad, line for line (``layouts``:
+    the (shape, stride) of A and of B)."""
+    g, device = grad._array, grad._storage.device
+    ga = gb = None
+    if needs_mat2:
+        a = mat1._array
+        gb = (g.T @ a).T if _column_major(*layouts[1]) else a.T @ g
+    if needs_mat1:
+        b = mat2._array
+        ga = (b @ g.T).T if _column_major(*layouts[0]) else g @ b.T
+    return (None if ga is None else wrap(ga, device)), (None if gb is None else wrap(gb, device))
+
+
+def _sum_to_shape(array, shape):
+    """``sum_to_size`` on an array: the same sum (over the leading dims and the dims ``shape`` has as 1,
+    keeping them) and the same reshape."""
+    if array.shape == shape:
+        return array
+    lead = array.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
+                                      if n == 1 and array.shape[lead + i] != 1)
+    out = array.sum(axis=dims, keepdims=True) if dims else array
+    return out.reshape(shape)
 
 
 class Bmm(Function):
@@ -196,6 +239,13 @@ class Addmm(Function):
         # in PyTorch's order (mat1, mat2, then input), so a dispatch mode logs the same ops
         mat1, mat2 = ctx.saved_tensors
         needs, alpha, beta = ctx.needs_input_grad, ctx.alpha, ctx.beta
+        if alpha == 1 and _products_on_arrays(grad):  # nothing watches: the same on arrays (above)
+            g1, g2 = _mat_grads_on_arrays(grad, mat1, mat2, ctx.layouts, needs[1], needs[2])
+            gi = None
+            if needs[0]:
+                g = grad._array if beta == 1 else grad._array * beta
+                gi = wrap(_sum_to_shape(g, ctx.input_shape), grad._storage.device)
+            return gi, g1, g2, None, None
         g1 = mat1_grad(grad, mat2, *ctx.layouts[0]) if needs[1] else None
         g2 = mat2_grad(grad, mat1, *ctx.layouts[1]) if needs[2] else None
         if alpha != 1:
