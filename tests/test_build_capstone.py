@@ -154,10 +154,22 @@ def test_a_raising_mistake_names_the_step_the_file_and_the_stage(tmp_path):
     verdict = capstone.loss_verdict(result)
     assert verdict.startswith("Training stopped at step 1: RuntimeError") and "ops.py, mat1_grad" in verdict
     assert "stage 3 (ops as Functions" in verdict and "%grade 3" in verdict
+    assert capstone.accuracy_verdict(result) == verdict
 
 
-@pytest.mark.parametrize("stage, mistake, step", [(8, "kernel flipped", 1), (8, "overlapping windows overwritten", 3)])
+def test_a_module_that_does_not_register_its_layers_stops_training_and_is_traced_to_stage_6(tmp_path):
+    result = capstone.run(_with(tmp_path, 6, "a Parameter not registered by assignment"))
+    assert result["suspects"] == [6]
+    verdict = capstone.loss_verdict(result)
+    assert verdict.startswith("Training stopped at step 1: RuntimeError: Error(s) in loading state_dict")
+    assert "%grade 6" in verdict and ". ." not in verdict
+
+
+@pytest.mark.parametrize("stage, mistake, step", [(8, "kernel flipped", 1), (8, "overlapping windows overwritten", 2),
+                                                  (5, "incoming gradients not added up", 2)])
 def test_a_silent_mistake_names_the_first_step_that_differs_and_the_stage(tmp_path, stage, mistake, step):
+    """(The skip connection sends two gradients to one tensor: an engine that does not add them up
+    changes the second step.)"""
     result = capstone.run(_with(tmp_path, stage, mistake))
     assert result["suspects"] == [stage]
     for against in ("tensorlab", "pytorch"):

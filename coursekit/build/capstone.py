@@ -2,8 +2,8 @@
 tensorlab's -- strides, broadcasting, the ops' formulas, the graph, the engine, Module, Adam and
 the convolution, stages 1 to 8 all at once.
 
-The network is conv(1->8, 3x3, padding 1) - ReLU - max-pool 2 - conv(8->16, 3x3, padding 1) - ReLU
-- max-pool 2 - flatten - linear(64->10), trained with Adam (lr 0.01) on :class:`~tensorlab.vision.datasets.Digits`
+The network (:func:`network`) is two conv - ReLU - max-pool stages with a residual convolution
+between them, then a linear layer, trained with Adam (lr 0.01) on :class:`~tensorlab.vision.datasets.Digits`
 (the copy shipped with tensorlab, no download) for a fixed number of steps on fixed batches. Its
 starting weights are drawn in NumPy and loaded with ``load_state_dict``, and the batches are cut
 from NumPy permutations: no random number generator of tensorlab or PyTorch is involved, so the
@@ -16,8 +16,8 @@ recorded in ``reference.json`` (``python -m coursekit.build record``), to float3
 the test accuracy must reach 95%. When the learner's run differs, each stage of theirs is put in
 place alone, up to the step that first differed, to name the stage that changes it.
 
-    >>> [name for name, _ in initial_weights()][:2]
-    ['0.weight', '0.bias']
+    >>> [name for name, _ in initial_weights()][:3]
+    ['conv1.weight', 'conv1.bias', 'conv2.weight']
 """
 from __future__ import annotations
 
@@ -42,8 +42,9 @@ RTOL, ATOL = 1e-4, 1e-6     # float32 tolerance: a few ulps of float32, grown ov
 SETUP = f"{STEPS} steps of Adam(lr={LR}) on batches of {BATCH} Digits images, seed {SEED}"
 
 #: (name in the state_dict, shape, fan_in) of each parameter of :func:`network`
-SHAPES = [("0.weight", (8, 1, 3, 3), 9), ("0.bias", (8,), 9), ("3.weight", (16, 8, 3, 3), 72),
-          ("3.bias", (16,), 72), ("7.weight", (10, 64), 64), ("7.bias", (10,), 64)]
+SHAPES = [("conv1.weight", (8, 1, 3, 3), 9), ("conv1.bias", (8,), 9), ("conv2.weight", (8, 8, 3, 3), 72),
+          ("conv2.bias", (8,), 72), ("conv3.weight", (16, 8, 3, 3), 72), ("conv3.bias", (16,), 72),
+          ("fc.weight", (10, 64), 64), ("fc.bias", (10,), 64)]
 
 
 # -- the program: data, network, training ------------------------------------------------------------
@@ -68,11 +69,32 @@ def initial_weights():
 
 
 def network(lib):
-    """The CNN on ``lib`` (tensorlab or torch), with the starting weights loaded."""
-    nn = lib.nn
-    model = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-                          nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-                          nn.Flatten(), nn.Linear(64, 10))
+    """The CNN on ``lib`` (tensorlab or torch), with the starting weights loaded::
+
+        conv1 1 -> 8, 3x3, padding 1 -> ReLU -> max-pool 2          8 x 8 -> 4 x 4
+        h + ReLU(conv2 8 -> 8, 3x3, padding 1 (h))                  a skip connection: h is used twice
+        conv3 8 -> 16, 3x3, padding 1 -> ReLU -> max-pool 2         4 x 4 -> 2 x 2
+        flatten -> fc 64 -> 10
+
+    The skip connection makes backward add two gradients for ``h`` (the engine's accumulation);
+    the layers are registered by assignment (Module.__setattr__)."""
+    nn, F = lib.nn, lib.nn.functional
+
+    class DigitsCNN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 8, 3, padding=1)
+            self.conv2 = nn.Conv2d(8, 8, 3, padding=1)
+            self.conv3 = nn.Conv2d(8, 16, 3, padding=1)
+            self.fc = nn.Linear(64, 10)
+
+        def forward(self, x):
+            h = F.max_pool2d(F.relu(self.conv1(x)), 2)
+            h = h + F.relu(self.conv2(h))
+            h = F.max_pool2d(F.relu(self.conv3(h)), 2)
+            return self.fc(h.flatten(1))
+
+    model = DigitsCNN()
     model.load_state_dict({name: lib.tensor(array) for name, array in initial_weights()})
     return model
 
@@ -270,7 +292,7 @@ def _stopped(run):
     error = run["error"]
     where = tr(" (raised in {where})", where=error["where"]) if error["where"] else ""
     return tr("Training stopped at step {step}: {message}{where}.", step=error["step"],
-              message=error["message"], where=where)
+              message=error["message"].rstrip(". \n"), where=where)
 
 
 def loss_verdict(result, against="tensorlab"):
