@@ -320,6 +320,21 @@ def _gpu_description():
     return text
 
 
+def _source_description():
+    """The git commit the benchmarked tensorlab was taken from, and whether tensorlab/ had changes not
+    yet committed (None outside a git checkout)."""
+    import subprocess
+    root = HERE.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=10, check=True).stdout.strip()
+        changed = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "tensorlab"],
+                                 capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return f"commit {commit}" + (", with uncommitted changes in tensorlab/" if changed else "")
+
+
 def machine_description(load_before=None):
     """Lines that say where the numbers come from: CPU, cores, library versions, threads, and the
     load average before and after the run (other work on the machine skews every number)."""
@@ -328,6 +343,9 @@ def machine_description(load_before=None):
              f"- OS: {platform.platform()}",
              f"- Python {platform.python_version()}, NumPy {_version('numpy')}, "
              f"tensorlab {_version('tensorlab')}, PyTorch {_version('torch')}"]
+    source = _source_description()
+    if source:
+        lines.append(f"- tensorlab source: {source}")
     if hasattr(os, "getloadavg"):
         loads = ([f"{load_before[0]:.2f} before"] if load_before else []) + [f"{os.getloadavg()[0]:.2f} after"]
         lines.append(f"- load average (1 min): {', '.join(loads)} the run")

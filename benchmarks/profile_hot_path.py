@@ -23,6 +23,7 @@ what these paths are about, does not depend on it.)
 import argparse
 import gc
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -239,15 +240,19 @@ def callgrind_child(loops):
     print("\n".join(f"{label}\t{n}" for label, _, n in order))
 
 
-def run_callgrind(loops):
-    """Instructions per call of every piece: this file under callgrind, one dump per piece."""
+def run_callgrind(loops, keep=None):
+    """Instructions per call of every piece: this file under callgrind, one dump per piece. ``keep``: a
+    folder to leave the dumps in, with ``pieces.txt`` saying which dump is which piece (read one with
+    ``callgrind_annotate``: which C functions -- the interpreter's, NumPy's -- ran the instructions)."""
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind)")
-    out = Path(tempfile.mkdtemp(prefix="callgrind-"))
+    out = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="callgrind-"))
+    out.mkdir(parents=True, exist_ok=True)
     # the tensorlab this process imported comes first (PYTHONPATH may name another copy), then this repo
     path = [str(Path(tensorlab.__file__).resolve().parent.parent), str(Path(__file__).resolve().parent.parent)]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
-    cmd = ["valgrind", "--tool=callgrind", "--dump-before=getppid", f"--callgrind-out-file={out}/cg.out",
+    cmd = ["valgrind", "--tool=callgrind", "--dump-before=getppid", "--compress-strings=no",
+           f"--callgrind-out-file={out}/cg.out",
            sys.executable, "-m", "benchmarks.profile_hot_path", "--callgrind-child",
            ",".join(f"{k}={v}" for k, v in loops.items())]
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
@@ -257,8 +262,18 @@ def run_callgrind(loops):
     # dump 1 is start-up; dump i+2 ends with the loop of piece i (dumps come at the getppid before)
     per_piece = {label: totals[i + 1] / int(n) for i, (label, n) in enumerate(order)}
     empty = per_piece.pop("empty loop")
-    shutil.rmtree(out)
-    return {label: count - empty for label, count in per_piece.items()}
+    libraries = {label: _by_library(dumps[i + 1], int(n)) for i, (label, n) in enumerate(order)
+                 if label in BROKEN_DOWN or label == "empty loop"}
+    empty_libraries = libraries.pop("empty loop")
+    if keep:
+        (out / "pieces.txt").write_text("".join(f"{dump.name}\t{label}\t{n} calls\n" for dump, (label, n)
+                                                in zip(dumps[1:], order)))
+    else:
+        shutil.rmtree(out)
+    for counts in libraries.values():
+        for library, n in empty_libraries.items():
+            counts[library] = counts.get(library, 0) - n
+    return {label: count - empty for label, count in per_piece.items()}, libraries
 
 
 def _instructions(dump):
@@ -266,6 +281,38 @@ def _instructions(dump):
         if line.startswith(("summary:", "totals:")):
             return int(line.split()[1])
     raise ValueError(f"no instruction total in {dump}")
+
+
+# the whole paths whose instructions are also split by the library that ran them
+BROKEN_DOWN = ["add: a + b", "add: PyTorch a + b", "add grad: a + b", "add grad: PyTorch a + b",
+               "mlp: tensorlab step", "mlp: PyTorch step"]
+LIBRARIES = [("Python interpreter", ("libpython", "python3")), ("NumPy", ("_multiarray_umath", "numpy")),
+             ("BLAS", ("openblas", "blas")), ("PyTorch's C++", ("libtorch", "libc10")),
+             ("C library (malloc, memset...)", ("libc.so", "libm.so", "ld-linux", "libstdc++"))]
+
+
+def _library_of(shared_object):
+    name = shared_object.rsplit("/", 1)[-1]
+    return next((label for label, keys in LIBRARIES if any(k in name for k in keys)), "other")
+
+
+def _by_library(dump, calls):
+    """Instructions per call of a dump, by the shared object they ran in (each function's own cost:
+    the lines of a function's block, less those that follow a ``calls=`` line, which are its callees')."""
+    counts, library, after_call = {}, "other", False
+    for line in dump.read_text().splitlines():
+        if line.startswith("ob="):
+            library = _library_of(line[3:].split(") ", 1)[-1])
+        elif line.startswith("calls="):
+            after_call = True
+        elif line[:1].isdigit() or line[:1] in "+-*":
+            if after_call:  # the inclusive cost of a call, counted in the callee's own lines
+                after_call = False
+            else:
+                fields = line.split()
+                if len(fields) > 1:
+                    counts[library] = counts.get(library, 0) + int(fields[1]) / calls
+    return counts
 
 
 # -- tables ----------------------------------------------------------------------------------------------
@@ -338,6 +385,7 @@ def cprofile_table(top=20, steps=2000):
              "| function | calls per step | own time per step | share |", "|---|---|---|---|"]
     for (filename, line, name), (_, ncalls, own, _, _) in entries:
         where = filename.replace(root, "") if filename != "~" else "built-in"
+        name = re.sub(r" at 0x[0-9a-f]+", "", name)  # a built-in's address differs from run to run
         label = f"`{name}` ({where}:{line})" if filename != "~" else f"`{name}`"
         lines.append(f"| {label} | {ncalls / steps:g} | {format_time(real * own / total)} | {own / total:.1%} |")
     by_file = {}
@@ -358,9 +406,22 @@ def cprofile_table(top=20, steps=2000):
     return "\n".join(lines)
 
 
+def library_table(libraries):
+    names = [label for label, _ in LIBRARIES] + ["other"]
+    lines = ["| path | " + " | ".join(names) + " | all |", "|---" * (len(names) + 2) + "|"]
+    for piece, counts in libraries.items():
+        total = sum(counts.values())
+        cells = [f"{counts.get(n, 0):,.0f} ({counts.get(n, 0) / total:.0%})" if abs(counts.get(n, 0)) >= 1 else "—"
+                 for n in names]
+        lines.append(f"| {piece} | " + " | ".join(cells) + f" | {total:,.0f} |")
+    return "\n".join(lines)
+
+
 def _enclosing_class(filename, line):
     """The class a method defined at ``filename:line`` belongs to (the nearest ``class`` above it)."""
     import linecache
+    if linecache.getline(filename, line).startswith("def "):  # a module-level function
+        return Path(filename).stem
     for number in range(line, 0, -1):
         text = linecache.getline(filename, number)
         if text.startswith("class "):
@@ -371,6 +432,7 @@ def _enclosing_class(filename, line):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m benchmarks.profile_hot_path", description=__doc__.split("\n\n")[0])
     parser.add_argument("--callgrind", action="store_true", help="also count instructions (valgrind, minutes)")
+    parser.add_argument("--keep-dumps", metavar="DIR", help="with --callgrind: leave the dumps in DIR")
     parser.add_argument("--cprofile", action="store_true", help="also list the MLP step's functions by own time")
     parser.add_argument("--callgrind-child", metavar="LOOPS", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -378,7 +440,7 @@ def main(argv=None):
     if args.callgrind_child:
         callgrind_child({k: int(v) for k, v in (item.split("=") for item in args.callgrind_child.split(","))})
         return 0
-    instr = run_callgrind(loops) if args.callgrind else {}
+    instr, libraries = run_callgrind(loops, args.keep_dumps) if args.callgrind else ({}, {})
     add, add_grad, mlp = add_pieces(False), add_pieces(True), mlp_pieces()
     times = {**{f"add: {k}": v for k, v in time_pieces(add).items()},
              **{f"add grad: {k}": v for k, v in time_pieces(add_grad).items()},
@@ -393,6 +455,9 @@ def main(argv=None):
     print("## MLP 64-128-64-10 training step, batch 64\n")
     print(mlp_table({k.removeprefix("mlp: "): v for k, v in times.items() if k.startswith("mlp: ")},
                     {k.removeprefix("mlp: "): v for k, v in instr.items() if k.startswith("mlp: ")}))
+    if libraries:
+        print("\n## Instructions by the library that ran them\n")
+        print(library_table(libraries))
     if args.cprofile:
         print()
         print(cprofile_table())
