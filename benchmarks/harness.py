@@ -32,13 +32,13 @@ import statistics
 import sys
 import time
 import types
+from dataclasses import dataclass, field
+from pathlib import Path
 
 try:
     import resource  # the CPU time of finished child processes (POSIX)
 except ImportError:
     resource = None
-from dataclasses import dataclass, field
-from pathlib import Path
 
 IMPLEMENTATIONS = ("tensorlab", "torch", "numpy")
 PEERS = ("autograd", "mygrad", "micrograd")  # HIPS autograd, MyGrad, micrograd: PEER_* cases only
@@ -106,8 +106,7 @@ def _cases(module, attribute):
 
 def collect(modules, pattern=None, attribute="CASES"):
     """All cases of ``attribute`` (CASES, MEMORY_CASES, PEER_CASES or PEER_MEMORY_CASES) whose label
-    matches ``pattern``
-    (a regular expression, searched case-insensitively; None selects everything)."""
+    matches ``pattern`` (a regular expression, searched case-insensitively; None selects everything)."""
     regex = re.compile(pattern, re.IGNORECASE) if pattern else None
     cases = [c for m in modules for c in _cases(m, attribute)]
     return [c for c in cases if regex is None or regex.search(c.label)]

@@ -166,3 +166,20 @@ def test_peers_are_accepted_in_peer_cases_only_and_missing_ones_are_listed(bench
     _forget_fakebench()
     with pytest.raises(ValueError, match="unknown implementations"):
         collect(discover("fakebench", bench_package))
+
+
+def test_main_reports_peer_cases_in_their_own_table(bench_package, monkeypatch, tmp_path, capsys):
+    (bench_package / "bench_peerish.py").write_text(textwrap.dedent("""
+        CLOCK = "cpu"
+        NOTES = ["how to read the row"]
+        PEER_CASES = [("sum", {"torch": lambda: sum(range(50)), "tensorlab": lambda: sum(range(100)),
+                               "mygrad": lambda: sum(range(200))})]
+    """))
+    monkeypatch.setattr(harness, "discover", lambda: discover("fakebench", bench_package))
+    out = tmp_path / "RESULTS.md"
+    assert harness.main(["--filter", "peerish", "--repeats", "2", "--min-time", "0.0001", "--output", str(out)]) == 0
+    assert "| PyTorch |" in capsys.readouterr().out
+    report = out.read_text(encoding="utf-8")
+    section = report.split("## Against the other Python autograd libraries", 1)[1]
+    assert "peerish: sum" in section and "- how to read the row" in section
+    assert "CPU time" in section
