@@ -9,6 +9,7 @@ See course/13_layers_and_losses.
 """
 from .. import ops as _ops
 from ..ops import nn as _nn
+from ..ops.linalg import Addmm as _Addmm
 from ..ops import nn_activation as _act
 from ..ops import nn_norm as _norm
 from ..ops.inplace import apply_inplace
@@ -163,10 +164,12 @@ def linear(input, weight, bias=None):
                            f"{input._shape[-1]} and {weight._shape[1]}x{weight._shape[0]})")
     if bias is None:
         return input.matmul(weight.t())
+    # (the op itself, Addmm, rather than the public ``addmm``: its arguments are known tensors, and
+    # a TorchFunctionMode sees ``linear`` alone, as in PyTorch)
     if input.dim() == 2:
-        return _ops.addmm(bias, input, weight.t())
+        return _Addmm.apply(bias, input, weight.t(), 1, 1)
     flat = input.reshape(-1, input._shape[-1])
-    return _ops.addmm(bias, flat, weight.t()).view(input._shape[:-1] + weight._shape[:1])
+    return _Addmm.apply(bias, flat, weight.t(), 1, 1).view(input._shape[:-1] + weight._shape[:1])
 
 
 def bilinear(input1, input2, weight, bias=None):

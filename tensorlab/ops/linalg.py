@@ -105,11 +105,16 @@ def _mat_grads_on_arrays(grad, mat1, mat2, layouts, needs_mat1, needs_mat2):
     ga = gb = None
     if needs_mat2:
         a = mat1._array
-        gb = (g.T @ a).T if _column_major(*layouts[1]) else a.T @ g
+        gb = _transposed(wrap(g.T @ a, device)) if _column_major(*layouts[1]) else wrap(a.T @ g, device)
     if needs_mat1:
         b = mat2._array
-        ga = (b @ g.T).T if _column_major(*layouts[0]) else g @ b.T
-    return (None if ga is None else wrap(ga, device)), (None if gb is None else wrap(gb, device))
+        ga = _transposed(wrap(b @ g.T, device)) if _column_major(*layouts[0]) else wrap(g @ b.T, device)
+    return ga, gb
+
+
+def _transposed(t):
+    """``t.t()`` of a fresh 2-D result, without the op: a transposed view of it."""
+    return t._make_view(t._offset, t._shape[::-1], t._stride[::-1])
 
 
 def _sum_to_shape(array, shape):

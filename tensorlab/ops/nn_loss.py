@@ -11,6 +11,7 @@ See course/13_layers_and_losses.
 """
 import numpy as np
 
+from ..autograd.engine import arrays_suffice
 from ..autograd.function import Function
 from ._util import wrap, xp_of
 from .nn import constant_like, put_along_axis
@@ -152,10 +153,13 @@ class NllLoss(Function):
             coeff[xp.arange(ctx.shape[0]), ctx.safe_t] = -ctx.scale * ctx.w
         else:
             put_along_axis(xp, coeff, ctx.safe_t[:, None], (-ctx.scale * ctx.w)[:, None], axis=1)
-        coeff = constant_like(coeff[0] if ctx.unbatched else coeff, grad)
-        if ctx.reduction == "none" and not ctx.unbatched:
-            grad = grad.unsqueeze(1)          # per-sample grads broadcast over the class dim
-        return coeff * grad, None, None, None, None
+        if ctx.unbatched:
+            coeff = coeff[0]
+        per_sample = ctx.reduction == "none" and not ctx.unbatched  # grads broadcast over the class dim
+        if arrays_suffice(grad):              # nothing records or watches: the product on the arrays
+            coeff *= grad._array[:, None] if per_sample else grad._array
+            return wrap(coeff, grad.device), None, None, None, None
+        return constant_like(coeff, grad) * (grad.unsqueeze(1) if per_sample else grad), None, None, None, None
 
 
 class NllLoss2d(NllLoss):
