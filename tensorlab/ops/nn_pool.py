@@ -69,7 +69,10 @@ class MaxPoolNd(Function):
         to_front = tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2 + nd))
         rows = win.transpose(to_front).reshape((-1,) + win.shape[:2 + nd])
         values = rows.max(axis=0)                                       # a NaN wins, as in PyTorch
-        winner = _first_true(xp, (rows == values) | (rows != rows))     # (rows != rows: the NaNs)
+        is_max = rows == values
+        if a.dtype.kind == "f" and bool(xp.isnan(values).any()):
+            is_max |= rows != rows                                      # (rows != rows: the NaNs)
+        winner = _first_true(xp, is_max)
         indices = _plane_index(xp, winner, shape[2:], out, kernel, stride, padding, dilation)
         ctx.indices, ctx.plane, ctx.unbatched = indices, shape[2:], x.dim() == nd + 1
         ctx.overlapping = any(st < d * (k - 1) + 1 for st, d, k in zip(stride, dilation, kernel))
@@ -108,7 +111,8 @@ def _first_true(xp, rows):
     before it, counted row by row. (The kernel is small; ``argmax`` over a short axis is what NumPy is
     slowest at.) A window's winner is its first maximum, as in PyTorch."""
     searching = ~rows[0]
-    first = searching.astype(xp.int64)
+    # ``first`` is at most len(rows) - 1: counted in bytes when it fits (8x fewer bytes to add up)
+    first = searching.astype(xp.uint8 if len(rows) <= 256 else xp.int64)
     for row in rows[1:-1]:
         searching &= ~row
         first += searching
@@ -129,7 +133,7 @@ def _plane_index(xp, winner, plane, out, kernel, stride, padding, dilation):
         starts_i = (np.arange(out[i]) * stride[i] - padding[i]) * row_strides[i]
         start = np.add.outer(start, starts_i) if i else starts_i
         offsets = np.add.outer(offsets, np.arange(kernel[i]) * dilation[i] * row_strides[i]).reshape(-1)
-    return xp.asarray(start) + xp.asarray(offsets)[winner]
+    return xp.asarray(start) + xp.take(xp.asarray(offsets), winner)
 
 
 class PlaneScatter(Function):
