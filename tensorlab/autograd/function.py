@@ -384,6 +384,19 @@ def _connect_inputs(node, args):
 def _connect_outputs(node, args, outputs):
     """Make ``node`` the grad_fn of the outputs and save what forward asked to keep for backward."""
     Tensor = _t.Tensor
+    if (type(outputs) is Tensor and outputs._base is None and not node._dirty and not node._non_differentiable
+            and not _is_one_of(outputs, args)):
+        # The common case, written out: one fresh float result of an ordinary op (not a view, not an
+        # input handed back, nothing modified in place or marked non-differentiable). It is what
+        # ``_connect_output`` below does for such a result: the node becomes its history.
+        meta = (outputs._shape, outputs._array.dtype, outputs._storage.device)
+        node._output_meta = (meta,)
+        if meta[1].kind in "fc":
+            outputs._grad_fn, outputs._output_nr, outputs._requires_grad = node, 0, True
+        if node._to_save:
+            node._saved = tuple([_save(node, t, (outputs,), (outputs,)) for t in node._to_save])
+            node._to_save = ()
+        return outputs
     if isinstance(outputs, tuple):  # several outputs (a return_types tuple too)
         outs = outputs
         new_outs = tuple([_connect_output(node, nr, out, args) for nr, out in enumerate(outs)])
