@@ -2,6 +2,9 @@
 capstone_tests.py) in Chinese."""
 
 ZH = {
+    # -- stage 8's cases, as the grading report shows them ------------------------------------------------
+    "{code} with a = 0, 1, 2, ... of shape {shape}": "{code}，其中 a = 0, 1, 2, ...，形状为 {shape}",
+    "{code} with cols = 1, 2, 3, ... of shape {shape}": "{code}，其中 cols = 1, 2, 3, ...，形状为 {shape}",
     # -- stage 8's classic mistakes ---------------------------------------------------------------------
     "output stride ignored": "忽略了输出的步幅",
     "Neighbouring windows start one pixel apart: the stride was left out of the output dims' steps. Moving "

@@ -14,11 +14,16 @@ import math
 
 import numpy as np
 
+from ..language import tr
 from .cases import Case
-from .cases_ops import _leaf, _run, values
+from .cases_ops import THEN_BACKWARD, _leaf, _run, then_backward, values
 from .place import only
 
 STAGE = 8
+
+#: How the cases are shown to the learner (in English here; :meth:`Case.tell` translates them).
+WINDOWS = "{code} with a = 0, 1, 2, ... of shape {shape}"
+COL2IM = "{code} with cols = 1, 2, 3, ... of shape {shape}"
 
 
 def counting(shape):
@@ -62,9 +67,10 @@ def _torch_windows(torch, shape, kernel, stride, dilation, taken=None):
 
 def _windows_case(shape, kernel, stride, dilation, taken=None):
     args = (shape, kernel, stride, dilation) + ((taken,) if taken else ())
-    shown = (f"windows(np, a, kernel={kernel}, stride={stride}, dilation={dilation}"
-             + (f", out_size={taken}" if taken else "") + f") with a = 0, 1, 2, ... of shape {shape}")
-    return Case(STAGE, "windows", args, _torch_windows, _call_windows, shown)
+    code = (f"windows(np, a, kernel={kernel}, stride={stride}, dilation={dilation}"
+            + (f", out_size={taken}" if taken else "") + ")")
+    return Case(STAGE, "windows", args, _torch_windows, _call_windows, WINDOWS.format(code=code, shape=shape),
+                lambda: tr(WINDOWS, code=code, shape=shape))
 
 
 # -- conv_array --------------------------------------------------------------------------------------
@@ -112,9 +118,9 @@ def _torch_col2im(torch, n, c, padded, kernel, stride, dilation):
 def _col2im_case(n, c, padded, kernel, stride, dilation=(1, 1)):
     args = (n, c, padded, kernel, stride, dilation)
     cols_shape = (n, c) + tuple(kernel) + out_size(padded, kernel, stride, dilation)
-    shown = (f"col2im(np, cols, {(n, c) + tuple(padded)}, kernel={kernel}, stride={stride}, dilation={dilation}) "
-             f"with cols = 1, 2, 3, ... of shape {cols_shape}")
-    return Case(STAGE, "col2im", args, _torch_col2im, _call_col2im, shown)
+    code = f"col2im(np, cols, {(n, c) + tuple(padded)}, kernel={kernel}, stride={stride}, dilation={dilation})"
+    return Case(STAGE, "col2im", args, _torch_col2im, _call_col2im, COL2IM.format(code=code, shape=cols_shape),
+                lambda: tr(COL2IM, code=code, shape=cols_shape))
 
 
 # -- the real ops, forward and backward, with one of the learner's functions in place ------------------
@@ -141,7 +147,7 @@ def _op_case(function, shown, program):
         with only(regions(STAGE), function, fn):
             return _run(tensorlab, program)
     return Case(STAGE, function, (shown,), lambda torch, *_: _run(torch, program), call,
-                f"{shown}, then backward with grad = 1, 2, 3, ...")
+                THEN_BACKWARD.format(program=shown), then_backward(shown))
 
 
 STAGE8 = [

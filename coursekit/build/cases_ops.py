@@ -126,6 +126,11 @@ def _said(shown):
     return {"a * b, only b requires grad": tr("a * b, only b requires grad")}.get(shown, shown)
 
 
+def then_backward(shown):
+    """``told`` of a case that runs ``shown`` and then its backward: the case in the learner's language."""
+    return lambda: tr(THEN_BACKWARD, program=_said(shown))
+
+
 def _case(function, shown, program, backward=True):
     """A case of the method ``function``: ``program`` run with the learner's function in its place."""
     def call(fn, *_):
@@ -134,10 +139,9 @@ def _case(function, shown, program, backward=True):
             import tensorlab
             return _run(tensorlab, program)
 
-    def told():
-        return tr(THEN_BACKWARD, program=_said(shown)) if backward else _said(shown)
     return Case(STAGE, function, (shown,), lambda torch, *_: _run(torch, program), call,
-                THEN_BACKWARD.format(program=shown) if backward else shown, told)
+                THEN_BACKWARD.format(program=shown) if backward else shown,
+                then_backward(shown) if backward else lambda: _said(shown))
 
 
 # -- expand_back, mat1_grad, mat2_grad: called directly ---------------------------------------------
