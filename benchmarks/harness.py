@@ -346,8 +346,12 @@ def machine_description(load_before=None):
     if source:
         lines.append(f"- tensorlab source: {source}")
     if hasattr(os, "getloadavg"):
-        loads = ([f"{load_before[0]:.2f} before"] if load_before else []) + [f"{os.getloadavg()[0]:.2f} after"]
-        lines.append(f"- load average (1 min): {', '.join(loads)} the run")
+        after = os.getloadavg()[0]
+        loads = ([f"{load_before[0]:.2f} before"] if load_before else []) + [f"{after:.2f} after"]
+        busy = max(after, load_before[0] if load_before else 0) > 1.5  # the run itself keeps one core busy
+        lines.append(f"- load average (1 min): {', '.join(loads)} the run"
+                     + (f" -- other work shared the {os.cpu_count()} cores: times are less steady than on a "
+                        "quiet machine, CPU-time ratios hold best" if busy else ""))
     gpu = _gpu_description()
     if gpu:
         lines.append(f"- GPU: {gpu}")
