@@ -163,26 +163,28 @@ class _Backward:
         (``a + b`` passes its gradient to both) reaches the second as an alias (``_make_view``), so
         that no two leaves' ``.grad`` share memory. (With ``self.observed``, each send is reported:
         ``_emit("send", ...)``.)"""
+        buffers, dependencies, visit = self.buffers, self.dependencies, self.visit
+        n_outputs = len(outputs)
         sent = set()  # ids of the gradients sent so far
         for edge, (nxt, nr) in enumerate(node.next_functions):
             if nxt is None:
                 continue
-            grad = outputs[edge] if edge < len(outputs) else None
+            grad = outputs[edge] if edge < n_outputs else None
             if grad is not None:
                 if id(grad) in sent and not grad._requires_grad:
                     # one tensor for two edges (``a + b`` passes its gradient to both): the second
                     # receiver gets an alias, so an AccumulateGrad never keeps memory another owns
                     grad = grad._make_view(grad._offset, grad._shape, grad._stride)
                 sent.add(id(grad))
-                buf = self.buffers.get(nxt)
+                buf = buffers.get(nxt)
                 if buf is None:
-                    buf = self.buffers[nxt] = [None] * max(len(nxt._output_meta), 1)
+                    buf = buffers[nxt] = [None] * max(len(nxt._output_meta), 1)
                 buf[nr] = grad if buf[nr] is None else _add_gradients(buf[nr], grad)
-            left = self.dependencies[nxt] - 1
-            self.dependencies[nxt] = left
+            left = dependencies[nxt] - 1
+            dependencies[nxt] = left
             if self.observed:
                 _emit("send", node=node, edge=edge, to=nxt, input_nr=nr, grad=grad, left=left)
-            if left == 0 and (self.visit is None or nxt in self.visit):
+            if left == 0 and (visit is None or nxt in visit):
                 self.push(nxt)
 
     def push(self, node):
@@ -191,11 +193,14 @@ class _Backward:
         ``self.ready`` is a heap of ``(priority, tie-break, node)`` -- the smallest comes out first, so
         the newest node (the highest ``_seq_nr``) gets the smallest priority; ``self.tiebreak``
         numbers the pushes. (With ``self.observed``: ``_emit("ready", node=..., queue=...)``.)"""
-        priority = float("-inf") if type(node) is AccumulateGrad else -node._seq_nr
+        priority = _FIRST if type(node) is AccumulateGrad else -node._seq_nr
         heapq.heappush(self.ready, (priority, next(self.tiebreak), node))
         if self.observed:
             _emit("ready", node=node, queue=[n for _, _, n in sorted(self.ready)])
     # build: end
+
+
+_FIRST = float("-inf")  # the priority of an AccumulateGrad: before every other node
 
 
 # build: stage 5
@@ -289,7 +294,10 @@ def _evaluate(node, grads, observed):
         if observed:
             _emit("accumulate", node=node, variable=node.variable, grad=grads[0], total=node.variable._grad)
         return hooks.run_post_hooks(node, (), grads, emit) if node._hooks else ()
-    missing = _count_missing(grads)
+    missing = 0
+    for g in grads:
+        if g is None:
+            missing += 1
     if missing == len(grads) and getattr(node, "_builtin", True):
         return ()  # nothing arrived: a built-in node has nothing to send
     if missing and node.materialize_grads:
@@ -346,14 +354,6 @@ def arrays_suffice(grad):
     tensor ops would, so the values are the same to the last bit (ops/linalg.py, ops/nn_loss.py)."""
     return (not grad_mode._State.enabled and not _op_layers and type(grad) is _t.Tensor
             and not (_tf_state.modes and _tf_state.enabled))
-
-
-def _count_missing(grads):
-    missing = 0
-    for g in grads:
-        if g is None:
-            missing += 1
-    return missing
 
 
 def _add_gradients(a, b):
