@@ -58,11 +58,11 @@ def broadcast_operands(*xs, dtype=None):
 
 
 # -- the fast path ------------------------------------------------------------------------------
-# Most ``a + b`` in a program are the plain case: two floating tensors of one dtype, shape and device,
-# with nothing to record and nothing watching. That case needs none of the general machinery -- no
-# promotion, no broadcasting check, no ctx node -- so the arithmetic operators (elementwise.py) test
-# for it first and then compute on the arrays directly; everything else takes the ordinary road
-# through ``Function.apply``. What the test rules out:
+# Most ``a + b`` in a program are the plain case: two floating tensors of one dtype, shape and device
+# (or a floating tensor and a Python float, ``x * 0.5``), with nothing to record and nothing watching.
+# That case needs none of the general machinery -- no promotion, no broadcasting check, no ctx node --
+# so the arithmetic operators (elementwise.py) test for it first and then compute on the arrays
+# directly; everything else takes the ordinary road through ``Function.apply``. What the test rules out:
 # - an op layer (forward-mode AD, a vmap level, a dispatch mode): they must see every op;
 # - recording (grad mode on and an input requires grad): then a node is made, and with it come
 #   anomaly mode, saved-tensor hooks and trace_forward, which all act only on recorded ops;
@@ -70,14 +70,19 @@ def broadcast_operands(*xs, dtype=None):
 #   wrapped (tensorlab/_torch_function.py) and the wrapper decides before calling them.
 
 
-def fast_pair(a, b):
-    """Can ``a <op> b`` take the fast path? ``b`` a tensor of ``a``'s float dtype, shape and device, no op
-    layer active, and nothing to record. (``a`` is the tensor whose operator was called.)"""
-    if not isinstance(b, Tensor) or _op_layers or (_GradState.enabled and (a._requires_grad or b._requires_grad)):
-        return False
-    x, y = a._array, b._array
-    return (x.dtype is y.dtype and x.dtype.kind == "f" and a._shape == b._shape
-            and a._storage.device is b._storage.device)
+def fast_operand(a, b):
+    """What ``a <op> b`` computes with if it can take the fast path -- ``b``'s array, or ``b`` itself when
+    it is a Python float (NumPy then keeps ``a``'s dtype, as PyTorch does) -- else None. ``a`` is the
+    tensor whose operator was called: the fast path needs a floating ``a``, ``b`` a tensor of its dtype,
+    shape and device, no op layer active, and nothing to record."""
+    if _op_layers or (a._requires_grad and _GradState.enabled) or a._array.dtype.kind != "f":
+        return None
+    if type(b) is float:
+        return b
+    if (isinstance(b, Tensor) and not (b._requires_grad and _GradState.enabled)
+            and b._array.dtype is a._array.dtype and b._shape == a._shape and b._storage.device is a._storage.device):
+        return b._array
+    return None
 
 
 def _wrapped_int(value, dtype):

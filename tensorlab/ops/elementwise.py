@@ -10,7 +10,7 @@ See course/04_ops_and_reductions.
 """
 from .. import _dtype
 from ..autograd.function import Function
-from ._pointwise import (NotDifferentiable, broadcast_operands, check_operands, fast_pair, float_array,
+from ._pointwise import (NotDifferentiable, broadcast_operands, check_operands, fast_operand, float_array,
                          float_dtype, inplace_method, inplace_operator, no_integer_zero_division, operator,
                          reject, save_operands, saved_or_scalar, shape_of, xp_of_operands)
 from ._util import method, unbroadcast, wrap, xp_of
@@ -321,14 +321,15 @@ def _rfloordiv(other, self):
 
 
 # ``+ - * /`` are the most frequent ops of all, so each is written out (rather than made by
-# ``operator``) and first tries the fast path: two float tensors alike, nothing recorded or watching
-# (``fast_pair``, _pointwise.py). Then the result is what the op's forward would compute, without the
-# Function machinery around it.
+# ``operator``) and first tries the fast path: two float tensors alike, or a float tensor and a Python
+# float, with nothing recorded or watching (``fast_operand``, _pointwise.py). Then the result is what the
+# op's forward would compute, without the Function machinery around it.
 
 def _add_operator(self, other):
     """``x + y`` and ``2 + x`` (which runs ``x.add(2)``, as in PyTorch)."""
-    if fast_pair(self, other):
-        return wrap(self._array + other._array, self._storage.device)
+    y = fast_operand(self, other)
+    if y is not None:
+        return wrap(self._array + y, self._storage.device)
     if isinstance(other, (Tensor, int, float, bool, complex)):
         return Add.apply(self, other, 1)
     return NotImplemented
@@ -336,8 +337,9 @@ def _add_operator(self, other):
 
 def _sub_operator(self, other):
     """``x - y``."""
-    if fast_pair(self, other):
-        return wrap(self._array - other._array, self._storage.device)
+    y = fast_operand(self, other)
+    if y is not None:
+        return wrap(self._array - y, self._storage.device)
     if isinstance(other, (Tensor, int, float, bool, complex)):
         return Sub.apply(self, other, 1)
     return NotImplemented
@@ -345,8 +347,9 @@ def _sub_operator(self, other):
 
 def _mul_operator(self, other):
     """``x * y`` and ``2 * x`` (the scalar is the second input, as in PyTorch)."""
-    if fast_pair(self, other):
-        return wrap(self._array * other._array, self._storage.device)
+    y = fast_operand(self, other)
+    if y is not None:
+        return wrap(self._array * y, self._storage.device)
     if isinstance(other, (Tensor, int, float, bool, complex)):
         return Mul.apply(self, other)
     return NotImplemented
@@ -354,8 +357,9 @@ def _mul_operator(self, other):
 
 def _truediv_operator(self, other):
     """``x / y``."""
-    if fast_pair(self, other):
-        return wrap(self._array / other._array, self._storage.device)
+    y = fast_operand(self, other)
+    if y is not None:
+        return wrap(self._array / y, self._storage.device)
     if isinstance(other, (Tensor, int, float, bool, complex)):
         return Div.apply(self, other)
     return NotImplemented
