@@ -67,8 +67,8 @@ class Tensor(Conversions):
     prefer ``tensorlab.tensor(data)``.
     """
 
-    # What every tensor has (its window onto a storage) ...
-    __slots__ = ("_storage", "_offset", "_shape", "_stride", "_array", "_version_slot",
+    # What every tensor has (its window onto a storage, and the device that storage lives on) ...
+    __slots__ = ("_storage_or_none", "_device", "_offset", "_shape", "_stride", "_array", "_version_slot",
                  "__dict__", "__weakref__")
     # ... and autograd fields, whose defaults live on the class: a tensor that never takes part in
     # autograd never sets them (this keeps every op's result cheap to make).
@@ -111,12 +111,12 @@ class Tensor(Conversions):
         """Wrap a freshly computed array (the new tensor owns its storage)."""
         self = object.__new__(cls)
         if device is CPU and type(array) is np.ndarray and array.flags.c_contiguous:
-            # The common case -- a fresh row-major NumPy result, as almost every op makes -- written out:
-            # the storage is made here without a call (``UntypedStorage._of_result``, inlined), and the
-            # strides come from the per-shape cache.
-            storage = object.__new__(UntypedStorage)
-            storage._result, storage.device = array, CPU
-            self._storage = storage
+            # The common case -- a fresh row-major NumPy result, as almost every op makes -- written out.
+            # Its Storage is made only if someone asks (``_storage`` below): most results are read,
+            # used in the next op and dropped without anyone needing one. The strides come from the
+            # per-shape cache.
+            self._storage_or_none = None
+            self._device = CPU
             self._offset = 0
             shape = self._shape = array.shape
             strides = _CONTIGUOUS.get(shape)
@@ -146,7 +146,8 @@ class Tensor(Conversions):
         return self
 
     def _init(self, storage, offset, shape, strides, array, version=None, base=None):
-        self._storage = storage
+        self._storage_or_none = storage
+        self._device = storage.device
         self._offset = offset
         self._shape = tuple(shape)
         self._stride = tuple(strides)
@@ -155,10 +156,25 @@ class Tensor(Conversions):
         if base is not None:
             self._base = base
 
+    @property
+    def _storage(self):
+        """The Storage under this tensor. A fresh result owns its array alone and gets its Storage
+        only when first asked -- by a view, ``untyped_storage()``, ``data_ptr()`` -- made then around
+        that same array, so nothing is copied and the answer is the one an eager Storage would give."""
+        storage = self._storage_or_none
+        if storage is None:
+            storage = self._storage_or_none = UntypedStorage._of_result(self._array, self._device)
+        return storage
+
+    @_storage.setter
+    def _storage(self, storage):
+        self._storage_or_none = storage
+        self._device = storage.device
+
     def _make_view(self, offset, shape, strides):
         """A new tensor reading this one's storage with another (offset, shape, strides)."""
         view = object.__new__(Tensor)
-        array = for_device(self._storage.device).strided_view(self._storage._flat, offset, shape, strides)
+        array = for_device(self._device).strided_view(self._storage._flat, offset, shape, strides)
         base = self._base if self._base is not None else self
         view._init(self._storage, offset, shape, strides, array, self._version_counter, base)
         return view
@@ -200,13 +216,13 @@ class Tensor(Conversions):
 
     @property
     def device(self):
-        return self._storage.device
+        return self._device
 
     @property
     def is_cuda(self):
-        return self._storage.device.type == "cuda"
+        return self._device.type == "cuda"
 
-    is_cpu = property(lambda self: self._storage.device.type == "cpu")
+    is_cpu = property(lambda self: self._device.type == "cpu")
     is_sparse = False
     is_quantized = False
     is_meta = False
@@ -245,7 +261,7 @@ class Tensor(Conversions):
                           "be the only storage class. This should only matter to you if you are using storages "
                           "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead "
                           "of tensor.storage()", UserWarning, stacklevel=2)
-        return TypedStorage(self._storage._flat, self._storage.device)
+        return TypedStorage(self._storage._flat, self._device)
 
     def data_ptr(self):
         """Address of element 0: the storage's address plus offset * element size."""

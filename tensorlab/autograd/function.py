@@ -365,7 +365,7 @@ def _connect_inputs(node, args):
                              else gradient_edge(a))
             else:
                 edges.append(_NO_EDGE)
-            input_meta.append((a._shape, a._array.dtype, a._storage.device))
+            input_meta.append((a._shape, a._array.dtype, a._device))
         elif i in scalar_edges and a is not None:
             edges.append(_NO_EDGE)  # a Python number PyTorch would wrap in a tensor
             input_meta.append(None)
@@ -389,7 +389,7 @@ def _connect_outputs(node, args, outputs):
         # The common case, written out: one fresh float result of an ordinary op (not a view, not an
         # input handed back, nothing modified in place or marked non-differentiable). It is what
         # ``_connect_output`` below does for such a result: the node becomes its history.
-        meta = (outputs._shape, outputs._array.dtype, outputs._storage.device)
+        meta = (outputs._shape, outputs._array.dtype, outputs._device)
         node._output_meta = (meta,)
         if meta[1].kind in "fc":
             outputs._grad_fn, outputs._output_nr, outputs._requires_grad = node, 0, True
@@ -401,13 +401,13 @@ def _connect_outputs(node, args, outputs):
         outs = outputs
         new_outs = tuple([_connect_output(node, nr, out, args) for nr, out in enumerate(outs)])
         # what the engine needs to make a zero gradient for an output that receives none
-        node._output_meta = tuple([(o._shape, o._array.dtype, o._storage.device) if isinstance(o, Tensor)
+        node._output_meta = tuple([(o._shape, o._array.dtype, o._device) if isinstance(o, Tensor)
                                    else None for o in new_outs])
     else:  # one output: the same, without the loops
         outs = (outputs,)
         out = _connect_output(node, 0, outputs, args)
         new_outs = (out,)
-        node._output_meta = ((out._shape, out._array.dtype, out._storage.device) if isinstance(out, Tensor)
+        node._output_meta = ((out._shape, out._array.dtype, out._device) if isinstance(out, Tensor)
                              else None,)
     if node._to_save:
         node._saved = tuple([_save(node, t, outs, new_outs) for t in node._to_save])

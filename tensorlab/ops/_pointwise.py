@@ -41,12 +41,12 @@ def broadcast_operands(*xs, dtype=None):
         if isinstance(a, Tensor) and isinstance(b, Tensor):
             if a._shape != b._shape:
                 _layout.broadcast_shapes(a._shape, b._shape)
-            elif dtype is None and a._array.dtype is b._array.dtype and a._storage.device is b._storage.device \
+            elif dtype is None and a._array.dtype is b._array.dtype and a._device is b._device \
                     and a._array.dtype.kind == "f":
-                return (a._array, b._array), _dtype._FROM_NUMPY[a._array.dtype], a._storage.device
+                return (a._array, b._array), _dtype._FROM_NUMPY[a._array.dtype], a._device
         elif dtype is None and type(b) is float and isinstance(a, Tensor) and a._array.dtype.kind == "f":
             # a floating tensor and a Python float (``grad * 0.5``): the tensor's dtype, no shape to check
-            return (a._array, b), _dtype._FROM_NUMPY[a._array.dtype], a._storage.device
+            return (a._array, b), _dtype._FROM_NUMPY[a._array.dtype], a._device
     else:
         shapes = [x._shape for x in xs if isinstance(x, Tensor)]
         if any(s != shapes[0] for s in shapes):
@@ -80,7 +80,7 @@ def fast_operand(a, b):
     if type(b) is float:
         return b
     if (isinstance(b, Tensor) and not (b._requires_grad and _GradState.enabled)
-            and b._array.dtype is a._array.dtype and b._shape == a._shape and b._storage.device is a._storage.device):
+            and b._array.dtype is a._array.dtype and b._shape == a._shape and b._device is a._device):
         return b._array
     return None
 

@@ -23,7 +23,7 @@ wrap = _t.Tensor._from_array
 
 def xp_of(t):
     """The array module (numpy or cupy) of a tensor's device."""
-    return for_device(t._storage.device).xp
+    return for_device(t._device).xp
 
 
 def device_of(*operands):
@@ -31,7 +31,7 @@ def device_of(*operands):
     found, found_cpu_scalar = None, False
     for x in operands:
         if isinstance(x, _t.Tensor):
-            d = x._storage.device
+            d = x._device
             cpu_scalar = d.type == "cpu" and x._shape == ()
             if found is None or (found_cpu_scalar and not cpu_scalar):
                 found, found_cpu_scalar = d, cpu_scalar  # a 0-dim CPU tensor gives way to any device
@@ -60,8 +60,8 @@ def operands(*xs, dtype=None):
             a = x._array
             if a.dtype != npd:
                 a = a.astype(npd)
-            if x._storage.device != device:  # a 0-dim CPU tensor used with a cuda tensor
-                a = for_device(device).asarray(for_device(x._storage.device).to_numpy(a))
+            if x._device != device:  # a 0-dim CPU tensor used with a cuda tensor
+                a = for_device(device).asarray(for_device(x._device).to_numpy(a))
             arrays.append(a)
         else:
             arrays.append(_scalar(x, dtype))
@@ -75,12 +75,12 @@ def _same_kind_pair(a, b):
     if isinstance(a, Tensor):
         ad = a._array.dtype
         if isinstance(b, Tensor):
-            if b._array.dtype is ad and b._storage.device is a._storage.device:
-                return (a._array, b._array), _dtype._FROM_NUMPY[ad], a._storage.device
+            if b._array.dtype is ad and b._device is a._device:
+                return (a._array, b._array), _dtype._FROM_NUMPY[ad], a._device
         elif ad.kind == "f" and type(b) in (float, int):
-            return (a._array, float(b)), _dtype._FROM_NUMPY[ad], a._storage.device
+            return (a._array, float(b)), _dtype._FROM_NUMPY[ad], a._device
     elif isinstance(b, Tensor) and type(a) in (float, int) and b._array.dtype.kind == "f":
-        return (float(a), b._array), _dtype._FROM_NUMPY[b._array.dtype], b._storage.device
+        return (float(a), b._array), _dtype._FROM_NUMPY[b._array.dtype], b._device
     return None
 
 

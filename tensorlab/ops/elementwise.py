@@ -329,7 +329,7 @@ def _add_operator(self, other):
     """``x + y`` and ``2 + x`` (which runs ``x.add(2)``, as in PyTorch)."""
     y = fast_operand(self, other)
     if y is not None:
-        return wrap(self._array + y, self._storage.device)
+        return wrap(self._array + y, self._device)
     if isinstance(other, (Tensor, int, float, bool, complex)):
         return Add.apply(self, other, 1)
     return NotImplemented
@@ -339,7 +339,7 @@ def _sub_operator(self, other):
     """``x - y``."""
     y = fast_operand(self, other)
     if y is not None:
-        return wrap(self._array - y, self._storage.device)
+        return wrap(self._array - y, self._device)
     if isinstance(other, (Tensor, int, float, bool, complex)):
         return Sub.apply(self, other, 1)
     return NotImplemented
@@ -349,7 +349,7 @@ def _mul_operator(self, other):
     """``x * y`` and ``2 * x`` (the scalar is the second input, as in PyTorch)."""
     y = fast_operand(self, other)
     if y is not None:
-        return wrap(self._array * y, self._storage.device)
+        return wrap(self._array * y, self._device)
     if isinstance(other, (Tensor, int, float, bool, complex)):
         return Mul.apply(self, other)
     return NotImplemented
@@ -359,7 +359,7 @@ def _truediv_operator(self, other):
     """``x / y``."""
     y = fast_operand(self, other)
     if y is not None:
-        return wrap(self._array / y, self._storage.device)
+        return wrap(self._array / y, self._device)
     if isinstance(other, (Tensor, int, float, bool, complex)):
         return Div.apply(self, other)
     return NotImplemented

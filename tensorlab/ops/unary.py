@@ -24,7 +24,7 @@ Tensor = _t.Tensor
 def _float_op(compute, save=None):
     """The forward of a float function: ``compute(xp, array)``, saving the "input" or "output" if asked."""
     def forward(ctx, x):
-        device = x._storage.device
+        device = x._device
         array = x._array if x._array.dtype.kind in "fc" else float_array(x)  # (as float_array, one call less)
         out = wrap(compute(for_device(device).xp, array), device)
         if save is not None:
