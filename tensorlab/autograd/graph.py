@@ -70,6 +70,20 @@ def add_hook(hooks, fn):
 
 
 # -- nodes -------------------------------------------------------------------------------------------
+class _SavedByName:
+    """``node._saved_self`` (``_saved_other``, ``_saved_result``): what ``_saved_by_name`` finds, or
+    AttributeError for a node that saved no such tensor. A descriptor on the class rather than a
+    ``__getattr__``: a class with ``__getattr__`` makes every attribute read on its objects slower
+    (CPython cannot specialise them), and the engine reads node attributes all the time. It defines
+    no ``__set__``, so a Function's ctx may still set an attribute of that name itself."""
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, node, owner=None):
+        return self if node is None else node._saved_by_name(self.name)
+
+
 class Node:
     """One step of the backward pass. Subclasses implement ``apply(*grad_outputs)``.
 
@@ -90,6 +104,9 @@ class Node:
     _input_meta = ()           # (shape, numpy dtype, device) of each input edge: to check returned gradients
     _anomaly_trace = None      # the forward stack, recorded in anomaly mode
     materialize_grads = True   # turn a missing output gradient into zeros before apply()
+    _saved_self = _SavedByName()      # what backward saved, by PyTorch's names (``_saved_by_name``)
+    _saved_other = _SavedByName()
+    _saved_result = _SavedByName()
 
     def __init__(self):
         self._seq_nr = next(_sequence)
@@ -161,11 +178,9 @@ class Node:
                 names[("_saved_self", "_saved_other")[place]] = s
         return names
 
-    def __getattr__(self, name):
+    def _saved_by_name(self, name):
         """``grad_fn._saved_self`` / ``_saved_other`` / ``_saved_result``: a saved tensor, or PyTorch's
-        error once backward has freed it. (Only called for names the node does not otherwise have.)"""
-        if not name.startswith("_saved_"):
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        error once backward has freed it."""
         if self._released and name in self.__dict__.get("_saved_names", ()):
             raise RuntimeError(
                 "Trying to backward through the graph a second time (or directly access saved tensors after "
