@@ -211,6 +211,21 @@ def test_linspace_matches_torch(torch, start, end, steps):
                                rtol=1e-10)
 
 
+# 0, or a magnitude from 1e-3 to 1e4: ends whose ratio keeps linspace's multiply-add exact in extended precision
+ENDS = st.just(0.0) | st.floats(1e-3, 1e4).flatmap(lambda v: st.sampled_from([v, -v]))
+
+
+@SETTINGS
+@given(ENDS, ENDS, st.integers(0, 40), st.sampled_from(["float32", "float64"]))
+def test_linspace_is_pytorchs_to_the_last_bit(torch, start, end, steps, dtype):
+    """A floating linspace holds PyTorch's very values: one ulp decides which bin of a histogram a value
+    lands in when it sits on an edge. (float64 is allowed one ulp: its fused multiply-add is emulated in
+    extended precision, which rounds twice when the exact value needs more bits than that has.)"""
+    ours = tensorlab.linspace(start, end, steps, dtype=getattr(tensorlab, dtype)).numpy()
+    theirs = torch.linspace(start, end, steps, dtype=getattr(torch, dtype)).numpy()
+    np.testing.assert_array_max_ulp(ours, theirs, maxulp=0 if dtype == "float32" else 1)
+
+
 # -- default dtype, device and requires_grad everywhere --------------------------------------------------
 
 FACTORIES = {

@@ -108,12 +108,32 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     if dtype is _dtype.bool:
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     start, end = float(_number(start)), float(_number(end))
-    if dtype.is_floating_point:
+    if dtype in (_dtype.float32, _dtype.float64):
+        array = _linspace_in(dtype.np.type, start, end, int(steps))
+    elif dtype.is_floating_point:
         array = np.linspace(start, end, int(steps))
     else:  # integer steps are computed in float and truncated
         step = (end - start) / (steps - 1) if steps > 1 else 0.0
         array = np.trunc(start + np.arange(steps) * step)
     return _finish(array.astype(dtype.np), device, requires_grad)
+
+
+def _linspace_in(np_type, start, end, steps):
+    """PyTorch's CPU linspace, in the result's own precision: step = (end - start) / (steps - 1); the first
+    half counts up from ``start``, the second half down from ``end``, so both ends come out exact. Each value
+    is one fused multiply-add (``start + step * i`` rounded once, as PyTorch's compiled kernel does it;
+    emulated here in NumPy's extended precision, which rounds twice -- one ulp off -- only where the exact
+    value needs more bits than it has: ends far apart in magnitude, or a long float64 linspace). So a value
+    can differ from NumPy's ``linspace`` in the last place -- and that decides which bin of a ``histogram``
+    an element on an edge falls in."""
+    start, end = np_type(start), np_type(end)
+    if steps == 1:
+        return np.array([start])
+    step = (end - start) / np_type(steps - 1)
+    index, wide = np.arange(steps), np.longdouble
+    up = wide(start) + wide(step) * index
+    down = wide(end) - wide(step) * (steps - 1 - index)
+    return np.where(index < steps // 2, up, down).astype(np_type)
 
 
 @_dtype.reads_dtype
