@@ -218,6 +218,8 @@ ERRORS = {
     "as_strided_oob": lambda L: L.zeros(3, 4).as_strided((4, 4), (4, 1)),
     "as_strided_len": lambda L: L.zeros(3, 4).as_strided((4, 4), (4,)),
     "as_strided_neg_offset": lambda L: L.zeros(3, 4).as_strided((2,), (1,), -1),
+    "permute_float": lambda L: L.zeros(3, 4).permute(0, 1.0),
+    "permute_inf": lambda L: L.zeros(3, 4).permute((0, float("inf"))),
     "size_dim": lambda L: L.zeros(3, 4).size(2),
     "stride_dim": lambda L: L.zeros(3, 4).stride(-3),
 }

@@ -5,6 +5,7 @@ it is, which is why the result is usually not contiguous. ``unsqueeze`` and ``sq
 dims of size 1, whose stride is never used to move. All of these are views.
 See course/02_storage_and_strides.
 """
+import operator
 import warnings
 
 from .. import _layout, _view_geometry
@@ -12,10 +13,18 @@ from ..autograd.function import Function
 from ._util import method
 
 
-def _ints(args):
+def _dims(args):
+    """``permute(0, 1)`` or ``permute((0, 1))``: the dims as ints; a float (even 1.0) is PyTorch's TypeError."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
-    return tuple(int(a) for a in args)
+    dims = []
+    for at, a in enumerate(args, 1):
+        try:
+            dims.append(operator.index(a))
+        except TypeError:
+            raise TypeError(f"permute(): argument 'dims' failed to unpack the object at pos {at} with error "
+                            f"\"type must be tuple of ints,but got {type(a).__name__}\"") from None
+    return tuple(dims)
 
 
 class Transpose(Function):
@@ -93,7 +102,7 @@ class Permute(Function):
 @method()
 def permute(input, *dims):
     """Reorder dims: reorders sizes and strides together (zero-copy)."""
-    return Permute.apply(input, _ints(dims))
+    return Permute.apply(input, _dims(dims))
 
 
 @method("movedim", "moveaxis")
