@@ -35,6 +35,7 @@ import numpy as np
 
 import tensorlab
 
+from .bench_tensor import _import_time
 from .steps import training_step
 
 
@@ -359,11 +360,6 @@ def _mygrad_cnn_step(arrays, x, y):
 
 
 # -- import time --------------------------------------------------------------------------------------
-def _import_time(module):
-    """``python -c "import <module>"`` in a fresh interpreter (includes its ~15 ms start-up)."""
-    subprocess.run([sys.executable, "-c", f"import {module}"], check=True)
-
-
 def _import_case(name):
     modules = {"tensorlab": "tensorlab", "torch": "torch", "numpy": "numpy", "autograd": "autograd",
                "mygrad": "mygrad", "micrograd": "micrograd.engine"}

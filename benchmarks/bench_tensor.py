@@ -6,6 +6,7 @@ large ops within 1.1x of NumPy (tensorlab computes with NumPy, so the gap is pur
 issue 11: a small op within 1.8x of PyTorch without grad, 2.5x when ``a.requires_grad`` (one node
 recorded); ``import tensorlab`` under 120 ms.
 """
+import os
 import subprocess
 import sys
 import tracemalloc
@@ -56,8 +57,11 @@ def _grad_case(name, expression, arrays):
 
 
 def _import_time(module):
-    """``python -c "import <module>"`` in a fresh interpreter (includes its ~15 ms start-up)."""
-    subprocess.run([sys.executable, "-c", f"import {module}"], check=True)
+    """``python -c "import <module>"`` in a fresh interpreter (includes its ~15 ms start-up). Bytecode
+    caches may be written (the warm-up calls write them), as in a user's environment: where
+    PYTHONDONTWRITEBYTECODE is set, every call would compile the module's sources again."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-c", f"import {module}"], check=True, env=env)
 
 
 def _fma(a, b, c):
