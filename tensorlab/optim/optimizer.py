@@ -281,9 +281,9 @@ def arrays_writable(p, *others):
     * nothing watches the ops: no dispatch mode, forward-mode AD or vmap (``_op_layers``), no
       ``TorchFunctionMode``, and every tensor is a plain Tensor or Parameter (a subclass may define
       ``__torch_function__``);
-    * nothing about the write needs an in-place op's checks or casts: all have ``p``'s shape and its
-      float32 or float64 dtype and device, none has a stride 0 (an expanded tensor: the in-place op raises) and
-      ``p`` is writable.
+    * nothing about the write needs an in-place op's checks or casts: all have ``p``'s shape, its
+      float32 or float64 dtype and its device, none has a stride 0 (an expanded tensor: the in-place
+      op raises), and ``p`` is writable.
 
     What such a write must still do by hand is what the in-place op would: bump the version counter."""
     if _op_layers or (_tf_state.modes and _tf_state.enabled):
