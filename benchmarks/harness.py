@@ -402,7 +402,8 @@ def report(time_results, memory_results, settings, load_before=None, skipped=(),
              "Medians per call, all implementations timed in the same run, interleaved; ratios "
              "above 1 mean tensorlab is slower. Absolute times depend on the machine; compare ratios. "
              "Wall-clock time, except the table against the other autograd libraries (CPU time); "
-             "the load average below says how busy the machine was.",
+             "the load average below says how busy the machine was. Activation checkpointing's write-up "
+             "is in CHECKPOINT.md; where the time of one op and one training step goes, in PROFILE.md.",
              "", "## Machine", "", *machine_description(load_before), f"- settings: {settings}", "",
              "## Time", "", table(time_results)]
     if memory_results:
