@@ -11,6 +11,7 @@ See course/04_ops_and_reductions and course/06_autograd_basics.
 import math
 
 from .. import _dtype
+from ..autograd.engine import arrays_suffice
 from ..autograd.function import Function
 from ..backend import for_device
 from ._pointwise import broadcast_operands, check_operands, float_array, float_dtype, inplace_method, no_complex
@@ -35,6 +36,20 @@ def _float_op(compute, save=None):
 
 def _saved(ctx):
     return ctx.saved_tensors[0]
+
+
+# -- backward on the arrays -------------------------------------------------------------------------
+# A derivative below is written with tensor ops (``grad * (1 - out * out)``), each a whole op call.
+# When no one could see those ops (``arrays_suffice``: no ``create_graph``, no op layer or
+# TorchFunctionMode) and ``grad`` and the saved tensor are plain tensors of one dtype and device, the
+# same NumPy expression runs on their arrays instead: the same array calls, so the same bits.
+
+def _arrays_for_backward(grad, saved):
+    """``(grad's array, saved's array)`` when the derivative may be computed on them, else None."""
+    if (arrays_suffice(grad) and type(saved) is Tensor and saved._array.dtype is grad._array.dtype
+            and saved._device is grad._device):
+        return grad._array, saved._array
+    return None
 
 
 # -- exponentials and logarithms ------------------------------------------------------------------
@@ -134,7 +149,12 @@ class Sin(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * _saved(ctx).cos()
+        x = _saved(ctx)
+        arrays = _arrays_for_backward(grad, x)
+        if arrays is not None:  # the same on the arrays (see _arrays_for_backward)
+            g, a = arrays
+            return wrap(g * xp_of(x).cos(a), grad._device)
+        return grad * x.cos()
 
 
 class Cos(Function):
@@ -143,7 +163,12 @@ class Cos(Function):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * -_saved(ctx).sin()
+        x = _saved(ctx)
+        arrays = _arrays_for_backward(grad, x)
+        if arrays is not None:  # the same on the arrays (see _arrays_for_backward)
+            g, a = arrays
+            return wrap(g * -xp_of(x).sin(a), grad._device)
+        return grad * -x.sin()
 
 
 class Tan(Function):
@@ -211,6 +236,10 @@ class Tanh(Function):
     @staticmethod
     def backward(ctx, grad):
         out = _saved(ctx)
+        arrays = _arrays_for_backward(grad, out)
+        if arrays is not None:  # the same on the arrays (see _arrays_for_backward)
+            g, o = arrays
+            return wrap(g * (1 - o * o), grad._device)
         return grad * (1 - out * out)                   # d/dx tanh x = 1 - tanh^2 x
 
 
@@ -251,6 +280,10 @@ class Sigmoid(Function):
     @staticmethod
     def backward(ctx, grad):
         out = _saved(ctx)
+        arrays = _arrays_for_backward(grad, out)
+        if arrays is not None:  # the same on the arrays (see _arrays_for_backward)
+            g, o = arrays
+            return wrap(g * (1 - o) * o, grad._device)
         return grad * (1 - out) * out                   # d/dx s(x) = s(x) (1 - s(x))
 
 
