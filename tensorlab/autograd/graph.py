@@ -201,7 +201,7 @@ class AccumulateGrad(Node):
     """
 
     def __init__(self, variable):
-        super().__init__()
+        self._seq_nr = next(_sequence)  # Node.__init__, written out: a leaf makes one per graph that uses it
         self.variable = variable
 
     # build: stage 4
