@@ -232,6 +232,14 @@ def format_ratio(numerator, denominator):
     return f"{numerator / denominator:.2f}x"
 
 
+def _markdown_rows(header, rows):
+    """The lines of a Markdown table with ``header`` and ``rows``, each column padded to its widest cell."""
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |",
+             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    return lines + ["| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
+
+
 def table(results, fmt=format_time):
     """A Markdown table: one row per case, medians per implementation, then the two ratios."""
     header = ["case", *IMPLEMENTATIONS, "tensorlab/torch", "tensorlab/numpy"]
@@ -240,10 +248,7 @@ def table(results, fmt=format_time):
         v = r.values
         rows.append([r.case.label, *("error" if k in r.errors else fmt(v[k]) for k in IMPLEMENTATIONS),
                      format_ratio(v["tensorlab"], v["torch"]), format_ratio(v["tensorlab"], v["numpy"])])
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |",
-             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
-    lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
+    lines = _markdown_rows(header, rows)
     notes = [f"- {r.case.label} [{impl}] raised {text}" for r in results for impl, text in r.errors.items()]
     if notes:
         lines += ["", "Implementations that raised (not timed):", *notes]
@@ -271,10 +276,7 @@ def peer_table(results, fmt=format_time):
             else:
                 cells.append(format_ratio(value, base))
         rows.append([r.case.label, "failed" if "torch" in r.errors else fmt(base), *cells])
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |",
-             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
-    lines += ["| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
+    lines = _markdown_rows(header, rows)
     notes = [f"- {r.case.label} [{impl}] {text}" for r in results for impl, text in r.errors.items()]
     if notes:
         lines += ["", "Failed (not timed):", *notes]
