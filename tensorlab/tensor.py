@@ -179,6 +179,19 @@ class Tensor(Conversions):
         view._init(self._storage, offset, shape, strides, array, self._version_counter, base)
         return view
 
+    def _alias(self):
+        """Another plain Tensor over the same window, Storage, version counter and base, with no
+        autograd fields set: what a saved output is kept as (autograd/graph.py)."""
+        alias = object.__new__(Tensor)
+        alias._storage_or_none = self._storage  # made now if need be: both must share one Storage
+        alias._device = self._device
+        alias._offset, alias._shape, alias._stride = self._offset, self._shape, self._stride
+        alias._array = self._array
+        alias._version_slot = self._version_counter
+        if self._base is not None:
+            alias._base = self._base
+        return alias
+
     # -- what a tensor is ----------------------------------------------------------------------
     @property
     def shape(self):

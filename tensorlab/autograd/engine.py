@@ -360,9 +360,9 @@ def _add_gradients(a, b):
     """Two gradients for the same place are summed. Outside ``create_graph`` nothing needs recording,
     so equal-shaped arrays are added directly (the op machinery would only add overhead)."""
     if (not grad_mode._State.enabled and a._shape == b._shape and a._array.dtype is b._array.dtype
-            and a._storage.device is b._storage.device
+            and a._device is b._device
             and not (a.__dict__.get("_fw_grads") or b.__dict__.get("_fw_grads"))):  # tangents: add as ops
-        return _t.Tensor._from_array(a._array + b._array, a._storage.device)
+        return _t.Tensor._from_array(a._array + b._array, a._device)
     return a + b
 
 
@@ -400,7 +400,7 @@ def _validate(node, outputs):
             continue
         m = meta[i]
         if (m is None or type(grad) is not _t.Tensor or grad._shape != m[0] or grad._array.dtype != m[1]
-                or grad._storage.device is not m[2]):
+                or grad._device is not m[2]):
             if fixed is None:
                 fixed = list(outputs)
             fixed[i] = _fix_gradient(node, i, grad, m)
@@ -420,10 +420,10 @@ def _fix_gradient(node, i, grad, meta):
         if grad._array.dtype.kind == "c" and np_dtype.kind != "c":
             grad = grad.real  # a real input of a complex op: the real part is its gradient (course/06)
         grad = grad.to(_dtype.from_numpy_dtype(np_dtype))
-    if grad._storage.device != device:
+    if grad._device != device:
         if grad._shape != ():  # only a 0-dim gradient is moved, as in PyTorch's engine
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - "
-                               f"expected device {device} but got {grad._storage.device}")
+                               f"expected device {device} but got {grad._device}")
         grad = grad.to(device)
     return grad
 

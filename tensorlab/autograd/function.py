@@ -393,8 +393,9 @@ def _connect_outputs(node, args, outputs):
         node._output_meta = (meta,)
         if meta[1].kind in "fc":
             outputs._grad_fn, outputs._output_nr, outputs._requires_grad = node, 0, True
-        if node._to_save:
-            node._saved = tuple([_save(node, t, (outputs,), (outputs,)) for t in node._to_save])
+        if node._to_save:  # (``_save``, for the one output: a saved tensor that is it is saved as output)
+            node._saved = tuple([SavedTensor(t, node if t is outputs else None) if t is not None else None
+                                 for t in node._to_save])
             node._to_save = ()
         return outputs
     if isinstance(outputs, tuple):  # several outputs (a return_types tuple too)

@@ -158,39 +158,45 @@ class Node:
                 for s in self._saved]
 
     def release_variables(self):
-        """Drop the tensors saved for backward, so their memory is returned now."""
-        if self._saved:  # remember their names, for the error a later ``_saved_self`` access raises
-            self._saved_names = tuple(self._names_of_saved())
+        """Drop the tensors saved for backward, so their memory is returned now. What stood in each
+        place is remembered (``_saved_kinds``), for the error a later ``_saved_self`` access raises."""
+        if self._saved:
+            self._saved_kinds = _kinds_of(self._saved)
             self._saved = ()
         self._released = True
-
-    def _names_of_saved(self):
-        """PyTorch's names for what this node saved: the op's output is ``result``; inputs saved in the
-        first two places (``None`` holds the place of one not needed) are ``self`` and ``other`` -- the
-        names of PyTorch's one- and two-input ops."""
-        names = {}
-        for place, s in enumerate(self._saved):
-            if s is None:
-                continue
-            if s.is_output:
-                names.setdefault("_saved_result", s)
-            elif place < 2:
-                names[("_saved_self", "_saved_other")[place]] = s
-        return names
 
     def _saved_by_name(self, name):
         """``grad_fn._saved_self`` / ``_saved_other`` / ``_saved_result``: a saved tensor, or PyTorch's
         error once backward has freed it."""
-        if self._released and name in self.__dict__.get("_saved_names", ()):
-            raise RuntimeError(
-                "Trying to backward through the graph a second time (or directly access saved tensors after "
-                "they have already been freed). Saved intermediate values of the graph are freed when you call "
-                ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
-                "graph a second time or if you need to access saved tensors after calling backward.")
-        saved = self._names_of_saved().get(name)
-        if saved is None:
+        kinds = self.__dict__.get("_saved_kinds", ()) if self._released else _kinds_of(self._saved)
+        place = _names_of_saved(kinds).get(name)
+        if place is None:
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        return saved.unpack()
+        if self._released:
+            raise RuntimeError(SECOND_BACKWARD)
+        return self._saved[place].unpack()
+
+
+def _kinds_of(saved):
+    """For each place of a node's saved tensors: None (nothing saved there), "result" (the op's output)
+    or "input"."""
+    kinds = []
+    for s in saved:
+        kinds.append(None if s is None else "result" if s.node is not None else "input")
+    return tuple(kinds)
+
+
+def _names_of_saved(kinds):
+    """PyTorch's names for what a node saved, {name: place}: the op's output is ``_saved_result``;
+    inputs saved in the first two places (``None`` holds the place of one not needed) are
+    ``_saved_self`` and ``_saved_other`` -- the names of PyTorch's one- and two-input ops."""
+    names = {}
+    for place, kind in enumerate(kinds):
+        if kind == "result":
+            names.setdefault("_saved_result", place)
+        elif kind == "input" and place < 2:
+            names[("_saved_self", "_saved_other")[place]] = place
+    return names
 
 
 class AccumulateGrad(Node):
@@ -389,9 +395,9 @@ class SavedTensor:
 
 def _alias_without_history(t):
     """Same memory, same version counter, same requires_grad -- but no grad_fn."""
-    alias = object.__new__(_t.Tensor)
-    alias._init(t._storage, t._offset, t._shape, t._stride, t._array, t._version_counter, t._base)
-    alias._requires_grad = t._requires_grad
+    alias = t._alias()
+    if t._requires_grad:
+        alias._requires_grad = True
     return alias
 
 

@@ -30,7 +30,7 @@ class CopySlices(Node):
         self.next_functions = (base_edge,) + tuple(fn.next_functions[1:])
         self._base_geometry = (base._shape, base._stride)
         self._view_geometry = (view._shape, view._stride, view._offset - base._offset)
-        self._output_meta = ((base._shape, base._array.dtype, base._storage.device),)
+        self._output_meta = ((base._shape, base._array.dtype, base._device),)
 
     def name(self):
         return "torch::autograd::CopySlices"

@@ -319,7 +319,10 @@ def holomorphic_backward(backward):
     takes it, as PyTorch's does).
     """
     def complex_aware(ctx, *grads):
-        if not any(g is not None and g._array.dtype.kind == "c" for g in grads):
+        for g in grads:
+            if g is not None and g._array.dtype.kind == "c":
+                break
+        else:  # no complex gradient (a loop: it runs once per node of every backward pass)
             return backward(ctx, *grads)
         results = backward(ctx, *[g.conj() if g is not None else None for g in grads])
         if isinstance(results, tuple):

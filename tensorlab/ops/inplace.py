@@ -76,7 +76,7 @@ def check_writable(t, overlap_ok=False):
     """
     if not overlap_ok and has_internal_overlap(t):
         raise RuntimeError(OVERLAP_ERROR)
-    if not for_device(t._storage.device).is_writable(t._array):
+    if not for_device(t._device).is_writable(t._array):
         raise RuntimeError("cannot write in place into a tensor whose memory is a read-only NumPy array "
                            "(from_numpy of a non-writable array): make the array writable, or clone() the "
                            "tensor and write into the copy.")

@@ -51,7 +51,7 @@ class Mm(Function):
         if ctx._recorded:
             ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.needs_input_grad[0] else None)
             ctx.layouts = (a._shape, a._stride), (b._shape, b._stride)
-        return wrap(xp_of(a).matmul(a._array, b._array), a._storage.device)
+        return wrap(xp_of(a).matmul(a._array, b._array), a._device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -101,7 +101,7 @@ def _products_on_arrays(grad):
 def _mat_grads_on_arrays(grad, mat1, mat2, layouts, needs_mat1, needs_mat2):
     """(dL/dA, dL/dB) of C = A @ B on arrays: mat2_grad and mat1_grad, line for line (``layouts``:
     the (shape, stride) of A and of B)."""
-    g, device = grad._array, grad._storage.device
+    g, device = grad._array, grad._device
     ga = gb = None
     if needs_mat2:
         a = mat1._array
@@ -237,7 +237,7 @@ class Addmm(Function):
             ctx.save_for_backward(mat1 if needs[2] else None, mat2 if needs[1] else None)
             ctx.input_shape, ctx.beta, ctx.alpha = input._shape, beta, alpha
             ctx.layouts = (mat1._shape, mat1._stride), (mat2._shape, mat2._stride)
-        return wrap(out, mat1._storage.device)
+        return wrap(out, mat1._device)
 
     @staticmethod
     def backward(ctx, grad):
@@ -249,7 +249,7 @@ class Addmm(Function):
             gi = None
             if needs[0]:
                 g = grad._array if beta == 1 else grad._array * beta
-                gi = wrap(_sum_to_shape(g, ctx.input_shape), grad._storage.device)
+                gi = wrap(_sum_to_shape(g, ctx.input_shape), grad._device)
             return gi, g1, g2, None, None
         g1 = mat1_grad(grad, mat2, *ctx.layouts[0]) if needs[1] else None
         g2 = mat2_grad(grad, mat1, *ctx.layouts[1]) if needs[2] else None

@@ -97,9 +97,9 @@ def write_out(name, grad_name, op, args, kwargs, out):
     if not isinstance(result, Tensor):  # ``where(cond)`` alone returns a tuple of index tensors
         raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
     _check_dtype(name, result.dtype, out.dtype, args, kwargs)
-    if result._storage.device != out._storage.device:
+    if result._device != out._device:
         raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
-                           f"{result._storage.device} and {out._storage.device}!")
+                           f"{result._device} and {out._device}!")
     check_writable(out)
     if result._shape != out._shape:
         _resize(out, result._shape)
@@ -138,7 +138,7 @@ def _resize(out, shape):
     strides, size = contiguous_strides(shape), 1
     for n in shape:
         size *= n
-    storage, offset, backend = out._storage, out._offset, for_device(out._storage.device)
+    storage, offset, backend = out._storage, out._offset, for_device(out._device)
     if offset + size > storage._flat.size:  # too small: a new storage (other views keep the old one)
         storage, offset = type(storage)(backend.xp.empty(size, storage._flat.dtype), storage.device), 0
     array = backend.strided_view(storage._flat, offset, shape, strides)

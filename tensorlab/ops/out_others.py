@@ -83,9 +83,9 @@ def write_out(name, op, args, kwargs, out):
         raise _invalid(name, args, kwargs, out)
     for i, (r, o) in enumerate(zip(results, outs)):
         _check_dtype(name, EXACT if i else rule, r.dtype, o.dtype)
-        if r._storage.device != o._storage.device:
+        if r._device != o._device:
             raise RuntimeError("Expected all tensors to be on the same device, but found at least two devices, "
-                               f"{r._storage.device} and {o._storage.device}!")
+                               f"{r._device} and {o._device}!")
         check_writable(o)
     for r, o in zip(results, outs):
         if r._shape != o._shape:

@@ -293,9 +293,9 @@ def arrays_writable(p, *others):
         return False
     for t in others:
         if (not _plain(t) or t._shape != p._shape or t._array.dtype is not array.dtype
-                or 0 in t._stride or t._storage.device != p._storage.device):
+                or 0 in t._stride or t._device != p._device):
             return False
-    return for_device(p._storage.device).is_writable(array)
+    return for_device(p._device).is_writable(array)
 
 
 def _cast_like(param, value, key=None):
