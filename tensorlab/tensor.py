@@ -171,13 +171,20 @@ class Tensor(Conversions):
         self._storage_or_none = storage
         self._device = storage.device
 
-    def _make_view(self, offset, shape, strides):
-        """A new tensor reading this one's storage with another (offset, shape, strides)."""
+    def _make_view(self, offset, shape, strides, array=None):
+        """A new tensor reading this one's storage with another (offset, shape, strides). ``array``: the
+        view's array when the caller has it from the array module already (``x._array.T``: it must read
+        exactly those elements), else it is made from the storage (``strided_view``)."""
         view = object.__new__(Tensor)
-        array = for_device(self._device).strided_view(self._storage._flat, offset, shape, strides)
+        if array is None:
+            array = for_device(self._device).strided_view(self._storage._flat, offset, shape, strides)
         base = self._base if self._base is not None else self
         view._init(self._storage, offset, shape, strides, array, self._version_counter, base)
         return view
+
+    def _same_view(self):
+        """A view of all of this tensor, as it is: same window, storage and version counter."""
+        return self._make_view(self._offset, self._shape, self._stride, self._array.view())
 
     def _alias(self):
         """Another plain Tensor over the same window, Storage, version counter and base, with no

@@ -174,7 +174,7 @@ class _Backward:
                 if id(grad) in sent and not grad._requires_grad:
                     # one tensor for two edges (``a + b`` passes its gradient to both): the second
                     # receiver gets an alias, so an AccumulateGrad never keeps memory another owns
-                    grad = grad._make_view(grad._offset, grad._shape, grad._stride)
+                    grad = grad._same_view()
                 sent.add(id(grad))
                 buf = buffers.get(nxt)
                 if buf is None:

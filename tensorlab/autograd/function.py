@@ -423,7 +423,7 @@ def _connect_output(node, nr, out, args):
         return out
     dirty = node._dirty and _is_one_of(out, node._dirty)
     if not dirty and _is_one_of(out, args):
-        out = out._make_view(out._offset, out._shape, out._stride)
+        out = out._same_view()
     if out._array.dtype.kind not in "fc" or (node._non_differentiable and _is_one_of(out, node._non_differentiable)):
         return out
     if dirty:

@@ -254,7 +254,7 @@ def accumulate_into(variable, grad, unshared=False):
 
 def _detached(t):
     """``t.detach()``: the same memory and version counter, no ``_base``, no history."""
-    alias = t._make_view(t._offset, t._shape, t._stride)
+    alias = t._same_view()
     alias._base = None
     return alias
 

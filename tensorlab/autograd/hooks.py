@@ -113,7 +113,7 @@ def _checked_replacement(hook, grad, result):
     if result._requires_grad:  # create_graph: keep its history (.grad then gets a copy anyway)
         return result
     # the hook's caller may keep ``result``: pass on an alias, so no .grad ever takes it over
-    return result._make_view(result._offset, result._shape, result._stride)
+    return result._same_view()
 
 
 def _type_name(t):

@@ -114,7 +114,7 @@ def _mat_grads_on_arrays(grad, mat1, mat2, layouts, needs_mat1, needs_mat2):
 
 def _transposed(t):
     """``t.t()`` of a fresh 2-D result, without the op: a transposed view of it."""
-    return t._make_view(t._offset, t._shape[::-1], t._stride[::-1])
+    return t._make_view(t._offset, t._shape[::-1], t._stride[::-1], t._array.T)
 
 
 def _sum_to_shape(array, shape):

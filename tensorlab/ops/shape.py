@@ -325,7 +325,7 @@ def contiguous(self, memory_format=None):
 @method()
 def detach(self):
     """Same storage and version counter, no history: a new leaf that stops gradient flow."""
-    out = self._make_view(self._offset, self._shape, self._stride)
+    out = self._same_view()
     out._base = None
     return out
 

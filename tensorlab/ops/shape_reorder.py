@@ -36,10 +36,11 @@ class Transpose(Function):
         d0, d1 = _layout.normalize_dim(dim0, n), _layout.normalize_dim(dim1, n)
         ctx.dim0, ctx.dim1 = d0, d1
         shape, strides = list(x._shape), list(x._stride)
-        if n:
-            shape[d0], shape[d1] = shape[d1], shape[d0]
-            strides[d0], strides[d1] = strides[d1], strides[d0]
-        return x._make_view(x._offset, tuple(shape), tuple(strides))
+        if not n:
+            return x._same_view()
+        shape[d0], shape[d1] = shape[d1], shape[d0]
+        strides[d0], strides[d1] = strides[d1], strides[d0]
+        return x._make_view(x._offset, tuple(shape), tuple(strides), x._array.swapaxes(d0, d1))
 
     @staticmethod
     def backward(ctx, grad):
@@ -62,7 +63,7 @@ class T(Function):
     def forward(ctx, x):
         if x.dim() > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.dim()}D")
-        return x._make_view(x._offset, x._shape[::-1], x._stride[::-1])
+        return x._make_view(x._offset, x._shape[::-1], x._stride[::-1], x._array.T)
 
     @staticmethod
     def backward(ctx, grad):
@@ -89,7 +90,8 @@ class Permute(Function):
         if len(set(dims)) != n:
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         ctx.dims = dims
-        return x._make_view(x._offset, tuple(x._shape[d] for d in dims), tuple(x._stride[d] for d in dims))
+        return x._make_view(x._offset, tuple(x._shape[d] for d in dims), tuple(x._stride[d] for d in dims),
+                            x._array.transpose(dims))
 
     @staticmethod
     def backward(ctx, grad):
