@@ -58,10 +58,12 @@ def broadcast_operands(*xs, dtype=None):
 
 
 # -- the fast path ------------------------------------------------------------------------------
-# Most ``a + b`` in a program are the plain case: two floating tensors of one dtype, shape and device
-# (or a floating tensor and a Python float, ``x * 0.5``), with nothing to record and nothing watching.
-# That case needs none of the general machinery -- no promotion, no broadcasting check, no ctx node --
-# so the arithmetic operators (elementwise.py) test for it first and then compute on the arrays
+# Most ``a + b`` in a program are the plain case: two floating tensors of one dtype and device, of one
+# shape or of shapes that broadcast (``x - x.mean(1, keepdim=True)``), or a floating tensor and a
+# Python float (``x * 0.5``), with nothing to record and nothing watching. That case needs none of the
+# general machinery -- no promotion, no ctx node; NumPy broadcasts as PyTorch does, once the shapes
+# are known to broadcast (``broadcast_shapes`` raises PyTorch's error otherwise) -- so the arithmetic
+# operators (elementwise.py) test for it first and then compute on the arrays
 # directly; everything else takes the ordinary road through ``Function.apply``. What the test rules out:
 # - an op layer (forward-mode AD, a vmap level, a dispatch mode): they must see every op;
 # - recording (grad mode on and an input requires grad): then a node is made, and with it come
@@ -73,14 +75,16 @@ def broadcast_operands(*xs, dtype=None):
 def fast_operand(a, b):
     """What ``a <op> b`` computes with if it can take the fast path -- ``b``'s array, or ``b`` itself when
     it is a Python float (NumPy then keeps ``a``'s dtype, as PyTorch does) -- else None. ``a`` is the
-    tensor whose operator was called: the fast path needs a floating ``a``, ``b`` a tensor of its dtype,
-    shape and device, no op layer active, and nothing to record."""
+    tensor whose operator was called: the fast path needs a floating ``a``, ``b`` a tensor of its dtype
+    and device whose shape broadcasts with ``a``'s, no op layer active, and nothing to record."""
     if _op_layers or (a._requires_grad and _GradState.enabled) or a._array.dtype.kind != "f":
         return None
     if type(b) is float:
         return b
     if (isinstance(b, Tensor) and not (b._requires_grad and _GradState.enabled)
-            and b._array.dtype is a._array.dtype and b._shape == a._shape and b._device is a._device):
+            and b._array.dtype is a._array.dtype and b._device is a._device):
+        if b._shape != a._shape:
+            _layout.broadcast_shapes(a._shape, b._shape)
         return b._array
     return None
 

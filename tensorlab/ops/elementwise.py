@@ -233,6 +233,8 @@ class Reciprocal(Function):
 def add(input, other, *, alpha=1):
     """``input + alpha * other``, broadcasting. See course/04_ops_and_reductions."""
     check_operands("add", input, other)
+    if type(alpha) is int and alpha == 1:
+        return _add_operator(input, other)  # ``input + other``: its fast path, or the same Add op
     return Add.apply(input, other, alpha)
 
 
@@ -240,6 +242,8 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     """``input - alpha * other``."""
     check_operands("sub", input, other)
+    if type(alpha) is int and alpha == 1:
+        return _sub_operator(input, other)  # ``input - other``
     return Sub.apply(input, other, alpha)
 
 
@@ -256,7 +260,7 @@ def rsub(input, other, *, alpha=1):
 def mul(input, other):
     """Elementwise product, broadcasting."""
     check_operands("mul", input, other)
-    return Mul.apply(input, other)
+    return _mul_operator(input, other)  # ``input * other``
 
 
 multiply = mul
@@ -267,7 +271,7 @@ def div(input, other, *, rounding_mode=None):
     """``input / other``. ``rounding_mode``: None (true division, ints give floats), 'trunc' or 'floor'."""
     check_operands("div", input, other)
     if rounding_mode is None:
-        return Div.apply(input, other)
+        return _truediv_operator(input, other)  # ``input / other``
     if rounding_mode not in ("trunc", "floor"):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")

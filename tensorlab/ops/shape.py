@@ -57,7 +57,9 @@ class View(Function):
                 "view size is not compatible with input tensor's size and stride (at least one dimension "
                 "spans across two contiguous subspaces). Use .reshape(...) instead.")
         ctx.self_sym_sizes = x._shape
-        return x._make_view(x._offset, shape, strides)
+        # a row-major array reshapes to any shape of its size without a copy: NumPy makes the view
+        array = x._array.reshape(shape) if x._array.flags.c_contiguous else None
+        return x._make_view(x._offset, shape, strides, array)
 
     @staticmethod
     def backward(ctx, grad):
