@@ -156,6 +156,8 @@ def result_type(*operands):
     >>> result_type(t.tensor([1, 2]), 2.5), result_type(t.tensor([1], dtype=t.int32), 7)
     (torch.float32, torch.int32)
     """
+    if operands and _one_array_dtype(operands):  # tensors of one dtype (a stack or cat of a batch): it
+        return _FROM_NUMPY[operands[0]._array.dtype]
     tiers = [None, None, None]  # dimensioned tensors, 0-dim tensors, Python scalars
     for x in operands:
         if hasattr(x, "_array"):
@@ -164,6 +166,18 @@ def result_type(*operands):
             d, tier = scalar_dtype(x), 2
         tiers[tier] = d if tiers[tier] is None else promote_types(tiers[tier], d)
     return _combine(tiers[0], _combine(tiers[1], tiers[2]))
+
+
+def _one_array_dtype(operands):
+    """Are all ``operands`` tensors with arrays of one dtype?"""
+    first = getattr(operands[0], "_array", None)
+    if first is None:
+        return False
+    for x in operands:
+        array = getattr(x, "_array", None)
+        if array is None or array.dtype is not first.dtype:
+            return False
+    return True
 
 
 def _combine(higher, lower):

@@ -35,7 +35,7 @@ def device_of(*operands):
             cpu_scalar = d.type == "cpu" and x._shape == ()
             if found is None or (found_cpu_scalar and not cpu_scalar):
                 found, found_cpu_scalar = d, cpu_scalar  # a 0-dim CPU tensor gives way to any device
-            elif d != found and not cpu_scalar:
+            elif d is not found and d != found and not cpu_scalar:
                 raise RuntimeError("Expected all tensors to be on the same device, but found at least two "
                                    f"devices, {found} and {d}!")
     return found or CPU

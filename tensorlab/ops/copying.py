@@ -148,8 +148,11 @@ class Stack(Function):
                                    f"{_shape_str(first._shape)} at entry 0 and {_shape_str(t._shape)} at entry {i}")
         d = _layout.normalize_dim(dim, first.dim() + 1)
         dtype, device = _dtype.result_type(*tensors), device_of(*tensors)
-        ctx.dim, ctx.dtypes = d, [t.dtype for t in tensors]
-        arrays = [t._array.astype(dtype.np, copy=False) for t in tensors]
+        ctx.dim = d
+        if ctx._recorded:  # backward gives each gradient its input's dtype back
+            ctx.dtypes = [t.dtype for t in tensors]
+        np_dtype = dtype.np
+        arrays = [t._array if t._array.dtype is np_dtype else t._array.astype(np_dtype) for t in tensors]
         return wrap(xp_of(first).stack(arrays, axis=d), device)
 
     @staticmethod

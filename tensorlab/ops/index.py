@@ -145,12 +145,24 @@ def _is_basic(index):
                (isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))) for i in items)
 
 
+def _array_view(array, index, ndim):
+    """``array[index]`` when the array module's basic indexing gives the view ``basic_index`` computed
+    (same elements), else None: NumPy refuses a second ``...``, which PyTorch allows."""
+    try:
+        view = array[index]
+    except IndexError:
+        return None
+    return view if type(view) is type(array) and view.ndim == ndim else None
+
+
 @method("__getitem__")
 def getitem(self, index):
     """``t[index]``: a view for ints/slices/None/..., a copy when integer tensors or masks are used."""
     if not (self._requires_grad and grad_mode._State.enabled) and not _op_layers and _is_basic(index):
         # nothing to record: the whole index is one (offset, shape, strides)
-        return self._make_view(*_view_geometry.basic_index(self._shape, self._stride, self._offset, index))
+        offset, shape, strides = _view_geometry.basic_index(self._shape, self._stride, self._offset, index)
+        array = _array_view(self._array, index, len(shape)) if shape else None  # (NumPy: a number)
+        return self._make_view(offset, shape, strides, array)
     out, advanced = walk_index(self, index, skip_full_slices=False)
     if advanced:
         from .advanced_index import index_with
