@@ -1,5 +1,6 @@
-"""Tensor basics: the fixed cost of one small op (with and without recording a graph node), a large
-elementwise expression, a matmul, and the time ``import tensorlab`` takes.
+"""Tensor basics: the fixed cost of one small op (with and without recording a graph node), of a
+broadcast op, an index, a reshape and a stack (what a data pipeline does per sample and per batch), a
+large elementwise expression, a matmul, and the time ``import tensorlab`` takes.
 
 Inputs are built once, here, from the same NumPy arrays for every implementation. Targets:
 large ops within 1.1x of NumPy (tensorlab computes with NumPy, so the gap is pure overhead);
@@ -76,6 +77,26 @@ def _matmul(a, b):
     return a @ b
 
 
+def _sub(a, b):
+    return a - b
+
+
+def _row(a):
+    return a[5]
+
+
+def _flat(a):
+    return a.reshape(-1)
+
+
+def _stack_case(name, arrays):
+    """Each library's ``stack`` of the tensors (arrays) made from ``arrays``: a DataLoader's batch."""
+    tl, th, npy = _three_ways(arrays)
+    return (name, {"tensorlab": lambda: tensorlab.stack(tl),
+                   "torch": (lambda: torch.stack(th)) if th is not None else None,
+                   "numpy": lambda: np.stack(npy)})
+
+
 CASES = [
     _case("a + b, 10 float32 (per-op overhead)", _add, _inputs(10, count=2)),
     _case("a + b, 100 float32, no grad", _add, _inputs(100, count=2)),
@@ -83,6 +104,10 @@ CASES = [
     # NumPy reuses the temporary of a * b for the + (it can see the temporary has no other owner);
     # tensorlab's intermediate is a tensor and allocates like NumPy without that trick. One op alone
     # shows whether anything is copied on the way:
+    _case("a - b, 64x32 and 64x1 float32 (a broadcast op)", _sub, _inputs(64, 32, count=1) + _inputs(64, 1, count=1)),
+    _case("a[5], a row of a 1438x64 float32 tensor (an index)", _row, _inputs(1438, 64, count=1)),
+    _case("a.reshape(-1), 32x32 float32 (a view)", _flat, _inputs(32, 32, count=1)),
+    _stack_case("stack of 32 tensors of 1x8x8 float32 (a DataLoader batch)", _inputs(1, 8, 8, count=32)),
     _case("a * b, 4M float32 (one op)", _mul, _inputs(4 * 1024 * 1024, count=2)),
     _case("a * b + c, 4M float32", _fma, _inputs(4 * 1024 * 1024, count=3)),
     _case("a @ b, 1024x1024 float32", _matmul, _inputs(1024, 1024, count=2)),

@@ -175,12 +175,10 @@ class Tensor(Conversions):
         """A new tensor reading this one's storage with another (offset, shape, strides). ``array``: the
         view's array when the caller has it from the array module already (``x._array.T``: it must read
         exactly those elements), else it is made from the storage (``strided_view``)."""
-        view = object.__new__(Tensor)
         if array is None:
             array = for_device(self._device).strided_view(self._storage._flat, offset, shape, strides)
-        base = self._base if self._base is not None else self
-        view._init(self._storage, offset, shape, strides, array, self._version_counter, base)
-        return view
+        return self._sharing(offset, tuple(shape), tuple(strides), array,
+                             self._base if self._base is not None else self)
 
     def _same_view(self):
         """A view of all of this tensor, as it is: same window, storage and version counter."""
@@ -189,15 +187,19 @@ class Tensor(Conversions):
     def _alias(self):
         """Another plain Tensor over the same window, Storage, version counter and base, with no
         autograd fields set: what a saved output is kept as (autograd/graph.py)."""
-        alias = object.__new__(Tensor)
-        alias._storage_or_none = self._storage  # made now if need be: both must share one Storage
-        alias._device = self._device
-        alias._offset, alias._shape, alias._stride = self._offset, self._shape, self._stride
-        alias._array = self._array
-        alias._version_slot = self._version_counter
-        if self._base is not None:
-            alias._base = self._base
-        return alias
+        return self._sharing(self._offset, self._shape, self._stride, self._array, self._base)
+
+    def _sharing(self, offset, shape, strides, array, base):
+        """A new plain Tensor over this one's Storage and version counter, reading ``array`` (the
+        window ``offset``, ``shape``, ``strides``: tuples), with ``base`` (None: not a view)."""
+        t = object.__new__(Tensor)
+        t._storage_or_none = self._storage  # made now if need be: both must share one Storage
+        t._device = self._device
+        t._offset, t._shape, t._stride, t._array = offset, shape, strides, array
+        t._version_slot = self._version_counter
+        if base is not None:
+            t._base = base
+        return t
 
     # -- what a tensor is ----------------------------------------------------------------------
     @property

@@ -134,7 +134,7 @@ def view_as(self, other):
 def reshape(self, *shape):
     """A view when the layout allows it, otherwise a contiguous copy reshaped (and never both)."""
     shape = _layout.infer_size(_dims(shape), self.numel())
-    if _strides_for_view(self, shape) is not None:
+    if _strides_for_view(self, shape) is not None:  # (View works it out again: it is also an op alone)
         return View.apply(self, shape)
     return UnsafeView.apply(Clone.apply(self, True), shape)
 
