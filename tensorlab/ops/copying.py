@@ -96,8 +96,12 @@ class Cat(Function):
         d = _check_cat(tensors, dim)
         dtype = _dtype.result_type(*tensors)
         device = device_of(*tensors)
-        ctx.dim, ctx.pieces = d, [(t._shape, t.dtype, _skipped(t) and d is not None) for t in tensors]
-        arrays = [t._array.astype(dtype.np, copy=False) for t in tensors if d is None or not _skipped(t)]
+        ctx.dim = d
+        if ctx._recorded:  # what backward needs to cut the gradient back into pieces
+            ctx.pieces = [(t._shape, t.dtype, _skipped(t) and d is not None) for t in tensors]
+        np_dtype = dtype.np
+        arrays = [t._array if t._array.dtype is np_dtype else t._array.astype(np_dtype)
+                  for t in tensors if d is None or not _skipped(t)]
         xp = xp_of(tensors[0])
         return wrap(xp.concatenate(arrays, axis=d or 0), device)
 

@@ -179,16 +179,18 @@ def _filled(fill, shape, dtype, device, requires_grad, strides=None):
     device = as_device(device)
     if isinstance(fill, _t.Tensor):
         fill = fill.item()
-    strides = strides or _layout.contiguous_strides(shape)
     backend = for_device(device)
-    n = check_storage_size(shape, dtype, _layout.storage_span(shape, strides))
+    n = check_storage_size(shape, dtype, None if strides is None else _layout.storage_span(shape, strides))
     flat = _allocate(backend, n, dtype)
     if fill is not None:
         try:
             flat[...] = fill
         except OverflowError:
             raise OverflowError("int too big to convert") from None
-    t = _new(flat, 0, shape, strides, device)
+    if strides is None:  # row-major, the common case: a fresh result, its Storage made when asked
+        t = _t.Tensor._from_array(flat.reshape(shape), device)
+    else:
+        t = _new(flat, 0, shape, strides, device)
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -243,8 +245,10 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
 
 def _like(fill, input, dtype, device, requires_grad, memory_format):
     """A tensor shaped like ``input``, laid out in the same memory order (PyTorch's preserve_format)."""
-    strides = _layout.contiguous_strides(input._shape) if memory_format is _layout.contiguous_format else \
+    strides = None if memory_format is _layout.contiguous_format else \
         _layout.dense_strides_like(input._shape, input._stride)
+    if strides == _t._contiguous_strides(input._shape):
+        strides = None  # row-major (``_filled``'s common case)
     return _filled(fill, input._shape, dtype or input.dtype, device or input.device, requires_grad, strides)
 
 

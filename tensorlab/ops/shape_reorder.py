@@ -86,11 +86,12 @@ class Permute(Function):
             raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not "
                                f"match the length of the desired ordering of dimensions i.e. input.dim() = "
                                f"{n} is not equal to len(dims) = {len(dims)}")
-        dims = tuple(_layout.normalize_dim(d, n) for d in dims)
+        dims = tuple([_layout.normalize_dim(d, n) for d in dims])
         if len(set(dims)) != n:
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         ctx.dims = dims
-        return x._make_view(x._offset, tuple(x._shape[d] for d in dims), tuple(x._stride[d] for d in dims),
+        shape, strides = x._shape, x._stride
+        return x._make_view(x._offset, tuple([shape[d] for d in dims]), tuple([strides[d] for d in dims]),
                             x._array.transpose(dims))
 
     @staticmethod
