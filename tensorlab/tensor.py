@@ -48,6 +48,11 @@ class Size(tuple):
     __rmul__ = __mul__
 
 
+def _size_of(shape):
+    """A tensor's own shape (a tuple of ints already) as a Size, without ``Size``'s checks of each item."""
+    return tuple.__new__(Size, shape)
+
+
 _typed_storage_warned = False  # PyTorch warns about TypedStorage once per process
 
 
@@ -204,11 +209,11 @@ class Tensor(Conversions):
     # -- what a tensor is ----------------------------------------------------------------------
     @property
     def shape(self):
-        return Size(self._shape)
+        return _size_of(self._shape)
 
     def size(self, dim=None):
         if dim is None:
-            return Size(self._shape)
+            return _size_of(self._shape)
         return self._shape[_dim_of(self, dim)]
 
     def stride(self, dim=None):
