@@ -115,7 +115,9 @@ class Tensor(Conversions):
     def _from_array(cls, array, device=CPU):
         """Wrap a freshly computed array (the new tensor owns its storage)."""
         self = object.__new__(cls)
-        if device is CPU and type(array) is np.ndarray and array.flags.c_contiguous:
+        if device is CPU and type(array) is not np.ndarray:
+            array = np.asarray(array)  # a NumPy scalar (what a reduction to 0-d returns), or an array-like
+        if device is CPU and array.flags.c_contiguous:
             # The common case -- a fresh row-major NumPy result, as almost every op makes -- written out.
             # Its Storage is made only if someone asks (``_storage`` below): most results are read,
             # used in the next op and dropped without anyone needing one. The strides come from the
