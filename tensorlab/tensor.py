@@ -115,8 +115,12 @@ class Tensor(Conversions):
     def _from_array(cls, array, device=CPU):
         """Wrap a freshly computed array (the new tensor owns its storage)."""
         self = object.__new__(cls)
+        if device is not CPU:
+            device = as_device(device)  # one object per device, so ops can compare with ``is``
         if device is CPU and type(array) is not np.ndarray:
             array = np.asarray(array)  # a NumPy scalar (what a reduction to 0-d returns), or an array-like
+        elif device is not CPU and not isinstance(array, for_device(device).xp.ndarray):
+            array = for_device(device).xp.asarray(array)
         if device is CPU and array.flags.c_contiguous:
             # The common case -- a fresh row-major NumPy result, as almost every op makes -- written out.
             # Its Storage is made only if someone asks (``_storage`` below): most results are read,
@@ -131,13 +135,6 @@ class Tensor(Conversions):
             self._array = array
             self._version_slot = None
             return self
-        if device is not CPU:
-            device = as_device(device)  # one object per device, so ops can compare with ``is``
-        if device is CPU:
-            if type(array) is not np.ndarray:
-                array = np.asarray(array)
-        elif not isinstance(array, for_device(device).xp.ndarray):
-            array = for_device(device).xp.asarray(array)
         if array.flags.c_contiguous:
             self._storage = UntypedStorage._of_result(array, device)
             self._offset = 0

@@ -297,9 +297,9 @@ class Clone(Function):
 
     @staticmethod
     def forward(ctx, x, contiguous):
-        from .creation import empty_strided
         if contiguous or x._stride == _contiguous_strides(x._shape):
             return wrap(x._array.copy(order="C"), x._device)  # row-major: the array module's own copy
+        from .creation import empty_strided
         strides = _layout.dense_strides_like(x._shape, x._stride)  # (PyTorch's preserve_format)
         out = empty_strided(x._shape, strides, dtype=x.dtype, device=x.device)
         out._array[...] = x._array
