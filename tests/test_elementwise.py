@@ -138,8 +138,18 @@ def test_bad_operands(torch):
     same(torch, lambda lib, t: lib.add(t, "x"), a)
     same(torch, lambda lib, t: lib.atan2(t, 2), a)
     same(torch, lambda lib, t: lib.maximum(t, 2), a)
+    for name in ("add", "sub", "mul", "div"):
+        same(torch, lambda lib, t: getattr(lib, name)(t, None), a)
     with pytest.raises(TypeError):
         tensorlab.ones(2) + "x"
+
+
+@pytest.mark.parametrize("name", ["add_", "sub_", "mul_", "div_"])
+def test_in_place_with_none_raises_and_changes_nothing(name):
+    x = tensorlab.ones(3)
+    with pytest.raises(TypeError, match="argument 'other' .* must be Tensor, not NoneType"):
+        getattr(x, name)(None)
+    assert x.tolist() == [1.0, 1.0, 1.0] and x._version == 0
 
 
 def test_floor_divide_has_no_derivative(torch):

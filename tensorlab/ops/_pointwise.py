@@ -106,11 +106,12 @@ def xp_of_operands(*xs):
     return xp_of(next(x for x in xs if isinstance(x, Tensor)))
 
 
-def check_operands(name, input, other=None, arg="other"):
-    """Functions take a tensor ``input`` and a tensor-or-number ``other``: PyTorch's TypeError otherwise."""
+def check_operands(name, input, other, arg="other"):
+    """Functions take a tensor ``input`` and a tensor-or-number ``other`` (not None): PyTorch's TypeError
+    otherwise."""
     if not isinstance(input, Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-    if other is not None and not isinstance(other, (Tensor,) + NUMBER):
+    if not isinstance(other, (Tensor,) + NUMBER):
         raise TypeError(f"{name}(): argument '{arg}' (position 2) must be Tensor, not {type(other).__name__}")
 
 

@@ -233,7 +233,7 @@ class Reciprocal(Function):
 def add(input, other, *, alpha=1):
     """``input + alpha * other``, broadcasting. See course/04_ops_and_reductions."""
     check_operands("add", input, other)
-    if type(alpha) is int and alpha == 1 and other is not None:  # (None: Add's own error)
+    if type(alpha) is int and alpha == 1:
         return _add_operator(input, other)  # ``input + other``: its fast path, or the same Add op
     return Add.apply(input, other, alpha)
 
@@ -242,7 +242,7 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     """``input - alpha * other``."""
     check_operands("sub", input, other)
-    if type(alpha) is int and alpha == 1 and other is not None:
+    if type(alpha) is int and alpha == 1:
         return _sub_operator(input, other)  # ``input - other``
     return Sub.apply(input, other, alpha)
 
@@ -260,7 +260,7 @@ def rsub(input, other, *, alpha=1):
 def mul(input, other):
     """Elementwise product, broadcasting."""
     check_operands("mul", input, other)
-    return _mul_operator(input, other) if other is not None else Mul.apply(input, other)  # ``input * other``
+    return _mul_operator(input, other)  # ``input * other``: its fast path, or the same Mul op
 
 
 multiply = mul
@@ -271,7 +271,7 @@ def div(input, other, *, rounding_mode=None):
     """``input / other``. ``rounding_mode``: None (true division, ints give floats), 'trunc' or 'floor'."""
     check_operands("div", input, other)
     if rounding_mode is None:
-        return _truediv_operator(input, other) if other is not None else Div.apply(input, other)
+        return _truediv_operator(input, other)
     if rounding_mode not in ("trunc", "floor"):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")

@@ -396,8 +396,8 @@ erf = _public("erf", Erf)
 @method("atan2", "arctan2")
 def atan2(input, other):
     """The angle of the point (other, input): ``atan(input / other)`` in the right quadrant."""
-    check_operands("atan2", input)
-    if not isinstance(other, Tensor):
+    check_operands("atan2", input, other)
+    if not isinstance(other, Tensor):  # (a number is not allowed here)
         raise TypeError(f"atan2(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     return Atan2.apply(input, other)
 
