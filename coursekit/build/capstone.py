@@ -15,8 +15,9 @@ placed, :func:`placed`); every step's loss must equal the reference run's, and P
 recorded in ``reference.json`` (``python -m coursekit.build record``), to float32 tolerance, and
 the test accuracy must reach 95%. It trains in float64: in float32 the rounding of one machine's
 kernels (or of a correct but differently ordered formula) is enough to flip a max-pool's winner after
-a dozen steps, and from there the runs part; in float64 they stay together for the whole run. When the learner's run differs, each stage of theirs is put in
-place alone, up to the step that first differed, to name the stage that changes it.
+a dozen steps, and from there the runs part; in float64 they stay together for the whole run.
+When the learner's run differs, each stage of theirs is put in place alone, up to the step that
+first differed, to name the stage that changes it.
 
     >>> [name for name, _ in initial_weights()][:3]
     ['conv1.weight', 'conv1.bias', 'conv2.weight']

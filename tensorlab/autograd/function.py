@@ -393,7 +393,7 @@ def _connect_outputs(node, args, outputs):
         node._output_meta = (meta,)
         if meta[1].kind in "fc":
             outputs._grad_fn, outputs._output_nr, outputs._requires_grad = node, 0, True
-        if node._to_save:  # (``_save``, for the one output: a saved tensor that is it is saved as output)
+        if node._to_save:  # (``_save`` for one output: the output itself is saved as an output, inputs as inputs)
             node._saved = tuple([SavedTensor(t, node if t is outputs else None) if t is not None else None
                                  for t in node._to_save])
             node._to_save = ()
